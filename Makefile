@@ -1,0 +1,90 @@
+# labbook - a literate lab notebook for GPU work.
+#
+#   make site     install missing Debian packages, build the runner, write site/
+#   make test     the test suite (no GPU needed)
+#   make bench    build-speed benchmark
+#   make kernels  compile every experiment with nvcc (no GPU needed)
+#
+# Local overrides go in config.mak (CC, CFLAGS, RESULTS, RECORDED, JOBS, ...).
+
+CC       = cc
+CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra
+LDFLAGS  =
+LDLIBS   = -lcmark-gfm-extensions -lcmark-gfm -lcjson -lxxhash -lm
+BUILD    = build
+SITE     = site
+TITLE    = The CUDA Execution Model, Measured
+# The bundle that ships with the book, rendered where there is no GPU.
+RECORDED = results/h100
+JOBS     = $(shell nproc 2>/dev/null || echo 2)
+GPU     := $(shell nvidia-smi -L 2>/dev/null | grep -q GPU && echo yes)
+ifeq ($(GPU),yes)
+RESULTS  = results/local
+RUNFLAGS =
+else
+RESULTS  = $(RECORDED)
+RUNFLAGS = --no-run
+endif
+
+-include config.mak
+
+SRCS  = $(filter-out runner/fuzz_%.c,$(wildcard runner/*.c))
+OBJS  = $(SRCS:runner/%.c=$(BUILD)/obj/%.o)
+LIB   = $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+TESTS = $(patsubst tests/unit/%.c,$(BUILD)/test/%,$(wildcard tests/unit/*.c))
+DEPS  = $(OBJS:.o=.d) $(TESTS:=.d)
+LABBOOK = $(BUILD)/labbook
+
+.PHONY: all site measure test unit regress kernels bench clean deps format \
+        check-sanitize check-valgrind fuzz check-site
+
+all: $(LABBOOK)
+
+deps:
+	@tools/install-deps
+
+$(BUILD)/.deps-ok: tools/install-deps
+	@tools/install-deps && mkdir -p $(BUILD) && touch $@
+
+$(BUILD)/obj $(BUILD)/test:
+	@mkdir -p $@
+
+$(BUILD)/obj/%.o: runner/%.c $(BUILD)/.deps-ok | $(BUILD)/obj
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LABBOOK): $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+site: $(LABBOOK)
+	$(LABBOOK) build --results $(RESULTS) --site $(SITE) -j $(JOBS) \
+		--title '$(TITLE)' $(RUNFLAGS)
+
+# Measure only (a cluster node with a GPU but no gnuplot): fills RESULTS.
+measure: $(LABBOOK)
+	$(LABBOOK) build --results $(RESULTS) --no-site -j $(JOBS)
+
+kernels: $(LABBOOK)
+	$(LABBOOK) build --compile-only -j $(JOBS)
+
+$(BUILD)/test/%: tests/unit/%.c $(LIB) | $(BUILD)/test
+	$(CC) $(CFLAGS) -Irunner -MMD -MP -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+test: $(LABBOOK) $(TESTS)
+	@tests/run $(TESTS)
+
+bench: $(LABBOOK)
+	@tools/bench
+
+check-sanitize:
+	$(MAKE) BUILD=build-san CFLAGS='$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-fsanitize=address,undefined' test
+
+check-valgrind: $(LABBOOK) $(TESTS)
+	@VALGRIND=1 tests/run $(TESTS)
+
+format:
+	clang-format -i runner/*.c runner/*.h tests/unit/*.c
+
+clean:
+	rm -rf $(BUILD) build-san build-fuzz $(SITE)
+
+-include $(DEPS)

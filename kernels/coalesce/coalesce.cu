@@ -1,0 +1,160 @@
+/*
+ * coalesce.cu - how the addresses of a warp decide what DRAM delivers.
+ *
+ * Two copies from one buffer to another, timed cold (L2 flushed before every
+ * repetition), over buffers far larger than L2:
+ *
+ *   offset   out[i] = in[i + offset]: every warp reads 128 contiguous bytes,
+ *            shifted off their natural alignment by `offset` floats;
+ *   stride   out[i] = in[i * stride]: neighbouring threads read floats
+ *            `stride` apart, so a warp's 32 loads spread over 32 x stride
+ *            floats.
+ *
+ * Bandwidth counts useful bytes only: 4 read and 4 written per element
+ * copied. At stride s the buffer holds n floats and n / s are copied, so the
+ * bytes that the hardware fetches around the useful ones are not counted.
+ *
+ *   coalesce --mb 256 --offsets 0:32:1 --strides 1:32:x2
+ */
+#include "lab.h"
+
+#define PER_THREAD 4 /* independent loads in flight per thread */
+
+/* Thread t of block b copies elements b*B*4 + k*B + t for k < 4: each of
+ * the four loads of a warp covers 32 neighbouring elements. */
+__global__ void copy_offset(const float *__restrict__ in,
+                            float *__restrict__ out, size_t n, int offset)
+{
+	size_t base = (size_t)blockIdx.x * blockDim.x * PER_THREAD + threadIdx.x;
+	float v[PER_THREAD];
+#pragma unroll
+	for (int k = 0; k < PER_THREAD; k++) {
+		size_t i = base + (size_t)k * blockDim.x;
+		v[k] = i < n ? in[i + offset] : 0.0f;
+	}
+#pragma unroll
+	for (int k = 0; k < PER_THREAD; k++) {
+		size_t i = base + (size_t)k * blockDim.x;
+		if (i < n)
+			out[i] = v[k];
+	}
+}
+
+__global__ void copy_stride(const float *__restrict__ in,
+                            float *__restrict__ out, size_t m, int stride)
+{
+	size_t base = (size_t)blockIdx.x * blockDim.x * PER_THREAD + threadIdx.x;
+	float v[PER_THREAD];
+#pragma unroll
+	for (int k = 0; k < PER_THREAD; k++) {
+		size_t i = base + (size_t)k * blockDim.x;
+		v[k] = i < m ? in[i * stride] : 0.0f;
+	}
+#pragma unroll
+	for (int k = 0; k < PER_THREAD; k++) {
+		size_t i = base + (size_t)k * blockDim.x;
+		if (i < m)
+			out[i] = v[k];
+	}
+}
+
+static unsigned blocks_for(size_t elems, int threads)
+{
+	size_t per_block = (size_t)threads * PER_THREAD;
+	return (unsigned)((elems + per_block - 1) / per_block);
+}
+
+int main(int argc, char **argv)
+{
+	lab::Args args(argc, argv);
+	size_t mb = (size_t)args.integer("--mb", 256);
+	std::vector<long> offsets = args.list("--offsets", "0:32:1");
+	std::vector<long> strides = args.list("--strides", "1:32:x2");
+	const int threads = 256;
+	const lab::Device &dev = lab::device();
+
+	size_t n = mb << 18; /* floats in the copied range */
+	long max_off = *std::max_element(offsets.begin(), offsets.end());
+	long min_off = *std::min_element(offsets.begin(), offsets.end());
+	long min_stride = *std::min_element(strides.begin(), strides.end());
+	if (min_off < 0 || max_off > 1024 || min_stride < 1) {
+		fprintf(stderr, "offsets must be 0..1024 and strides >= 1\n");
+		return 2;
+	}
+	size_t n_in = n + (size_t)max_off;
+
+	float *h_in = (float *)malloc(n_in * sizeof(float));
+	float *h_out = (float *)malloc(n * sizeof(float));
+	float *in, *out;
+	if (!h_in || !h_out) {
+		fprintf(stderr, "out of host memory\n");
+		return 1;
+	}
+	lab::fill_uniform(h_in, n_in, 6);
+	LAB_CHECK(cudaMalloc(&in, n_in * sizeof(float)));
+	LAB_CHECK(cudaMalloc(&out, n * sizeof(float)));
+	LAB_CHECK(cudaMemcpy(in, h_in, n_in * sizeof(float),
+	                     cudaMemcpyHostToDevice));
+
+	printf("%s: %zu MB copied per offset point, L2 %ld MB, cold\n",
+	       dev.prop.name, 2 * n * sizeof(float) >> 20, dev.l2_bytes >> 20);
+	lab::TimeOpts opts;
+	opts.mode = lab::COLD;
+	opts.budget_ms = 100;
+	opts.max_reps = 200;
+
+	printf("offset  GB/s\n");
+	for (long off : offsets) {
+		lab::poison(out, n * sizeof(float));
+		lab::Stats st = lab::time([&] {
+			copy_offset<<<blocks_for(n, threads), threads>>>(
+			    in, out, n, (int)off);
+		}, opts);
+		LAB_CHECK(cudaMemcpy(h_out, out, n * sizeof(float),
+		                     cudaMemcpyDeviceToHost));
+		bool ok = memcmp(h_out, h_in + off, n * sizeof(float)) == 0;
+		double bytes = 2.0 * n * sizeof(float);
+		lab::Record()
+		    .set("pattern", "offset")
+		    .set("offset", off)
+		    .set("bytes", bytes)
+		    .rate("gbps", bytes / 1e9, st)
+		    .set("correct", ok)
+		    .stats(st)
+		    .emit();
+		printf("%6ld  %6.0f%s\n", off, bytes / 1e9 / (st.median_ms * 1e-3),
+		       ok ? "" : "  WRONG");
+	}
+
+	printf("stride  copied  useful GB/s\n");
+	for (long s : strides) {
+		size_t m = n / (size_t)s;
+		lab::poison(out, m * sizeof(float));
+		lab::Stats st = lab::time([&] {
+			copy_stride<<<blocks_for(m, threads), threads>>>(
+			    in, out, m, (int)s);
+		}, opts);
+		LAB_CHECK(cudaMemcpy(h_out, out, m * sizeof(float),
+		                     cudaMemcpyDeviceToHost));
+		bool ok = true;
+		for (size_t i = 0; i < m && ok; i++)
+			ok = memcmp(&h_out[i], &h_in[i * s], sizeof(float)) == 0;
+		double bytes = 2.0 * m * sizeof(float);
+		lab::Record()
+		    .set("pattern", "stride")
+		    .set("stride", s)
+		    .set("bytes", bytes)
+		    .rate("gbps", bytes / 1e9, st)
+		    .set("correct", ok)
+		    .stats(st)
+		    .emit();
+		printf("%6ld  %5zu MB  %6.0f%s\n", s, m * sizeof(float) >> 20,
+		       bytes / 1e9 / (st.median_ms * 1e-3), ok ? "" : "  WRONG");
+	}
+
+	LAB_CHECK(cudaFree(in));
+	LAB_CHECK(cudaFree(out));
+	free(h_in);
+	free(h_out);
+	return 0;
+}

@@ -1,0 +1,526 @@
+/*
+ * lab.h - the shared header of labbook's experiments.
+ *
+ * One header, included by every kernels/<name>/<name>.cu, so that an
+ * experiment stays a short, plain CUDA program with a main():
+ *
+ *   LAB_CHECK(call)          abort with file:line on any CUDA error
+ *   lab::Args                --name value flags, with lists and ranges
+ *   lab::device()            the device's facts, read once
+ *   lab::time(fn, opts)      time a launch with CUDA events (see below)
+ *   lab::Record              one structured result, appended to $LAB_RECORDS
+ *   lab::fill_uniform/...    random inputs, poisoned outputs, checks
+ *
+ * How lab::time measures (the book's appendix explains why):
+ *   - warm-up launches first (module load, first-touch, clocks ramping up);
+ *   - each repetition is bracketed by its own pair of CUDA events on the
+ *     stream, so host-side overhead is never counted as kernel time;
+ *   - in cold mode an L2-sized scratch buffer is overwritten before every
+ *     repetition (outside the events), so data comes from DRAM, not L2;
+ *   - repetitions continue until at least min_reps are done and the
+ *     relative spread (interquartile range / median) is below
+ *     target_spread, or the time budget or max_reps runs out;
+ *   - the statistics are median, min, max, quartiles and the spread; the
+ *     SM clock is read right after the repetitions with clock64() against
+ *     %globaltimer, and a point taken far below the card's rated clock is
+ *     flagged `throttled`.
+ *
+ * Records are JSON objects, one per line, in the file named by the
+ * environment variable LAB_RECORDS; without it they go to stdout, prefixed
+ * with "record: ", so a program run by hand still shows its numbers.
+ */
+#ifndef LAB_H
+#define LAB_H
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define LAB_CHECK(call)                                                        \
+	do {                                                                   \
+		cudaError_t lab_err_ = (call);                                 \
+		if (lab_err_ != cudaSuccess) {                                 \
+			fprintf(stderr, "%s:%d: CUDA error: %s (%s)\n",       \
+			        __FILE__, __LINE__,                            \
+			        cudaGetErrorString(lab_err_), #call);          \
+			exit(3);                                               \
+		}                                                              \
+	} while (0)
+
+/* Check the launch just made (configuration errors show up here). */
+#define LAB_CHECK_LAUNCH() LAB_CHECK(cudaGetLastError())
+
+namespace lab {
+
+/* ---- command-line flags ------------------------------------------------ */
+
+/*
+ * Flags are "--name value". A list value is comma-separated, and each item
+ * may be a range: "a:b:s" adds s from a to b, "a:b:xk" multiplies by k.
+ * Example: --threads 32:1024:32 --n 16384:67108864:x4 --ilp 1,2,4,8
+ */
+class Args {
+public:
+	Args(int argc, char **argv) : argc_(argc), argv_(argv)
+	{
+		for (int i = 1; i < argc; i++)
+			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+				printf("usage: %s [--flag value ...]\n"
+				       "Flags and their defaults are listed in the "
+				       "source, at the top of main().\n", argv[0]);
+				exit(0);
+			}
+	}
+
+	const char *str(const char *name, const char *def) const
+	{
+		for (int i = 1; i + 1 < argc_; i++)
+			if (!strcmp(argv_[i], name))
+				return argv_[i + 1];
+		return def;
+	}
+
+	bool flag(const char *name) const
+	{
+		for (int i = 1; i < argc_; i++)
+			if (!strcmp(argv_[i], name))
+				return true;
+		return false;
+	}
+
+	long integer(const char *name, long def) const
+	{
+		const char *s = str(name, nullptr);
+		return s ? parse_long(name, s) : def;
+	}
+
+	double number(const char *name, double def) const
+	{
+		const char *s = str(name, nullptr);
+		if (!s)
+			return def;
+		char *end;
+		double v = strtod(s, &end);
+		if (*end)
+			die(name, s);
+		return v;
+	}
+
+	std::vector<long> list(const char *name, const char *def) const
+	{
+		std::string s = str(name, def);
+		std::vector<long> out;
+		size_t pos = 0;
+		while (pos <= s.size()) {
+			size_t comma = s.find(',', pos);
+			if (comma == std::string::npos)
+				comma = s.size();
+			std::string item = s.substr(pos, comma - pos);
+			expand(name, item, out);
+			pos = comma + 1;
+		}
+		return out;
+	}
+
+private:
+	int argc_;
+	char **argv_;
+
+	[[noreturn]] static void die(const char *name, const char *value)
+	{
+		fprintf(stderr, "bad value for %s: '%s'\n", name, value);
+		exit(2);
+	}
+
+	static long parse_long(const char *name, const char *s)
+	{
+		char *end;
+		long v = strtol(s, &end, 0);
+		if (*end || end == s)
+			die(name, s);
+		return v;
+	}
+
+	static void expand(const char *name, const std::string &item,
+	                   std::vector<long> &out)
+	{
+		size_t c1 = item.find(':');
+		if (c1 == std::string::npos) {
+			out.push_back(parse_long(name, item.c_str()));
+			return;
+		}
+		size_t c2 = item.find(':', c1 + 1);
+		long a = parse_long(name, item.substr(0, c1).c_str());
+		long b = parse_long(name, item.substr(c1 + 1, c2 == std::string::npos
+		                                                   ? std::string::npos
+		                                                   : c2 - c1 - 1).c_str());
+		std::string step = c2 == std::string::npos ? "1" : item.substr(c2 + 1);
+		bool mul = !step.empty() && step[0] == 'x';
+		long s = parse_long(name, step.c_str() + (mul ? 1 : 0));
+		if (s <= 0 || (mul && s < 2) || a > b)
+			die(name, item.c_str());
+		for (long v = a; v <= b; v = mul ? v * s : v + s)
+			out.push_back(v);
+	}
+};
+
+/* ---- the device ---------------------------------------------------------- */
+
+struct Device {
+	int id;
+	cudaDeviceProp prop;
+	int sm_count;
+	int cc; /* 90 for compute capability 9.0 */
+	int clock_mhz;     /* rated (boost) SM clock */
+	int mem_clock_mhz;
+	int bus_width_bits;
+	long l2_bytes;
+	int fp32_lanes_per_sm;
+	double peak_fp32_gflops_sm; /* lanes x 2 flops x clock */
+	double bw_theoretical_gbps; /* mem clock x 2 (DDR) x bus width */
+};
+
+/* FP32 lanes per SM by compute capability (CUDA C Programming Guide,
+ * "Arithmetic Instructions"): 64 on GP100, Volta, Turing and GA100. */
+inline int fp32_lanes(int cc)
+{
+	if (cc < 50)
+		return 192;
+	if (cc == 60 || cc == 70 || cc == 72 || cc == 75 || cc == 80)
+		return 64;
+	return 128;
+}
+
+inline const Device &device()
+{
+	static Device d;
+	static bool ready = false;
+	if (ready)
+		return d;
+	LAB_CHECK(cudaGetDevice(&d.id));
+	LAB_CHECK(cudaGetDeviceProperties(&d.prop, d.id));
+	int khz = 0, mem_khz = 0;
+	LAB_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, d.id));
+	LAB_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, d.id));
+	LAB_CHECK(cudaDeviceGetAttribute(&d.bus_width_bits,
+	                                 cudaDevAttrGlobalMemoryBusWidth, d.id));
+	d.sm_count = d.prop.multiProcessorCount;
+	d.cc = d.prop.major * 10 + d.prop.minor;
+	d.clock_mhz = khz / 1000;
+	d.mem_clock_mhz = mem_khz / 1000;
+	d.l2_bytes = d.prop.l2CacheSize;
+	d.fp32_lanes_per_sm = fp32_lanes(d.cc);
+	d.peak_fp32_gflops_sm = d.fp32_lanes_per_sm * 2.0 * d.clock_mhz / 1e3;
+	d.bw_theoretical_gbps = mem_khz * 1e3 * 2.0 * d.bus_width_bits / 8 / 1e9;
+	ready = true;
+	return d;
+}
+
+/* ---- timing -------------------------------------------------------------- */
+
+enum Mode { HOT, COLD };
+
+struct TimeOpts {
+	Mode mode = HOT;        /* COLD flushes L2 before every repetition */
+	int warmup = 3;
+	int min_reps = 10;
+	int max_reps = 2000;
+	double target_spread = 0.01; /* stop once (q3-q1)/median is below */
+	double budget_ms = 500;      /* ...or once this much GPU time is spent */
+	int batch = 1; /* launches per repetition, for launches of a few us */
+};
+
+struct Stats {
+	int reps;
+	int batch;
+	double median_ms, min_ms, max_ms, mean_ms, q1_ms, q3_ms;
+	double spread;     /* (q3 - q1) / median */
+	double clock_mhz;  /* SM clock read right after the repetitions */
+	bool throttled;    /* clock_mhz below 85% of the rated clock */
+	bool cold;
+};
+
+__global__ void lab_clock_probe(long long spin_ns, unsigned long long *out)
+{
+	unsigned long long t0, t1;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	long long c0 = clock64();
+	do
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+	while ((long long)(t1 - t0) < spin_ns);
+	long long c1 = clock64();
+	out[0] = (unsigned long long)(c1 - c0);
+	out[1] = t1 - t0;
+}
+
+/* The SM clock in MHz, measured over about a millisecond. */
+inline double sm_clock_mhz()
+{
+	static unsigned long long *buf = nullptr;
+	if (!buf)
+		LAB_CHECK(cudaMalloc(&buf, 2 * sizeof *buf));
+	lab_clock_probe<<<1, 1>>>(1000000, buf);
+	LAB_CHECK_LAUNCH();
+	unsigned long long h[2];
+	LAB_CHECK(cudaMemcpy(h, buf, sizeof h, cudaMemcpyDeviceToHost));
+	return h[1] ? (double)h[0] / (double)h[1] * 1e3 : 0;
+}
+
+inline void flush_l2()
+{
+	static void *scratch = nullptr;
+	static size_t bytes = 0;
+	if (!scratch) {
+		bytes = std::max<size_t>(2 * (size_t)device().l2_bytes, 8u << 20);
+		LAB_CHECK(cudaMalloc(&scratch, bytes));
+	}
+	static int pass = 0;
+	LAB_CHECK(cudaMemsetAsync(scratch, ++pass & 0xff, bytes));
+}
+
+inline double quantile(const std::vector<double> &sorted, double q)
+{
+	double pos = q * (sorted.size() - 1);
+	size_t i = (size_t)pos;
+	double f = pos - i;
+	return i + 1 < sorted.size() ? sorted[i] * (1 - f) + sorted[i + 1] * f
+	                             : sorted[i];
+}
+
+/*
+ * Time fn(), which enqueues work on the default stream. Returns the
+ * statistics of the per-launch time in milliseconds (a repetition's time
+ * divided by opts.batch).
+ */
+template <class F> Stats time(F fn, TimeOpts o = TimeOpts())
+{
+	for (int i = 0; i < o.warmup; i++)
+		fn();
+	LAB_CHECK_LAUNCH();
+	LAB_CHECK(cudaDeviceSynchronize());
+
+	cudaEvent_t start, stop;
+	LAB_CHECK(cudaEventCreate(&start));
+	LAB_CHECK(cudaEventCreate(&stop));
+	std::vector<double> ms;
+	double total = 0;
+	while ((int)ms.size() < o.max_reps) {
+		if (o.mode == COLD)
+			flush_l2();
+		LAB_CHECK(cudaEventRecord(start));
+		for (int b = 0; b < o.batch; b++)
+			fn();
+		LAB_CHECK(cudaEventRecord(stop));
+		LAB_CHECK(cudaEventSynchronize(stop));
+		LAB_CHECK_LAUNCH();
+		float t;
+		LAB_CHECK(cudaEventElapsedTime(&t, start, stop));
+		ms.push_back(t / o.batch);
+		total += t;
+		if ((int)ms.size() < o.min_reps)
+			continue;
+		if (total > o.budget_ms)
+			break;
+		std::vector<double> s = ms;
+		std::sort(s.begin(), s.end());
+		double med = quantile(s, 0.5);
+		if (med > 0 && (quantile(s, 0.75) - quantile(s, 0.25)) / med <
+		                   o.target_spread)
+			break;
+	}
+	LAB_CHECK(cudaEventDestroy(start));
+	LAB_CHECK(cudaEventDestroy(stop));
+
+	Stats st;
+	std::sort(ms.begin(), ms.end());
+	st.reps = (int)ms.size();
+	st.batch = o.batch;
+	st.median_ms = quantile(ms, 0.5);
+	st.min_ms = ms.front();
+	st.max_ms = ms.back();
+	st.q1_ms = quantile(ms, 0.25);
+	st.q3_ms = quantile(ms, 0.75);
+	double sum = 0;
+	for (double v : ms)
+		sum += v;
+	st.mean_ms = sum / ms.size();
+	st.spread = st.median_ms > 0 ? (st.q3_ms - st.q1_ms) / st.median_ms : 0;
+	st.clock_mhz = sm_clock_mhz();
+	st.throttled = st.clock_mhz < 0.85 * device().clock_mhz;
+	st.cold = o.mode == COLD;
+	return st;
+}
+
+/* ---- records --------------------------------------------------------------- */
+
+/*
+ * One result: fields in the order they are set, then emit().
+ *   lab::Record().set("ilp", 4).set("threads", 256)
+ *       .rate("gflops", flops / 1e9, st).stats(st).emit();
+ * rate(name, amount, st) sets name = amount / median seconds, and name_lo /
+ * name_hi from the slowest and fastest repetition, for error bars.
+ */
+class Record {
+public:
+	Record &set(const char *k, double v)
+	{
+		char buf[64];
+		if (std::isfinite(v))
+			snprintf(buf, sizeof buf, "%.9g", v);
+		else
+			snprintf(buf, sizeof buf, "null");
+		return raw(k, buf);
+	}
+	Record &set(const char *k, float v) { return set(k, (double)v); }
+	Record &set(const char *k, long long v)
+	{
+		return raw(k, std::to_string(v));
+	}
+	Record &set(const char *k, long v) { return set(k, (long long)v); }
+	Record &set(const char *k, int v) { return set(k, (long long)v); }
+	Record &set(const char *k, unsigned v) { return set(k, (long long)v); }
+	Record &set(const char *k, size_t v) { return set(k, (long long)v); }
+	Record &set(const char *k, bool v) { return raw(k, v ? "true" : "false"); }
+	Record &set(const char *k, const char *v) { return raw(k, quote(v)); }
+
+	Record &stats(const Stats &s)
+	{
+		set("reps", s.reps);
+		if (s.batch > 1)
+			set("batch", s.batch);
+		set("median_ms", s.median_ms);
+		set("min_ms", s.min_ms);
+		set("max_ms", s.max_ms);
+		set("q1_ms", s.q1_ms);
+		set("q3_ms", s.q3_ms);
+		set("spread", s.spread);
+		set("clock_mhz", s.clock_mhz);
+		set("throttled", s.throttled);
+		return set("cold", s.cold);
+	}
+
+	Record &rate(const char *k, double amount, const Stats &s)
+	{
+		std::string lo = std::string(k) + "_lo", hi = std::string(k) + "_hi";
+		set(k, amount / (s.median_ms * 1e-3));
+		set(lo.c_str(), amount / (s.max_ms * 1e-3));
+		return set(hi.c_str(), amount / (s.min_ms * 1e-3));
+	}
+
+	void emit()
+	{
+		std::string line = "{" + body_ + "}\n";
+		const char *path = getenv("LAB_RECORDS");
+		FILE *f = path && *path ? fopen(path, "a") : nullptr;
+		if (f) {
+			fputs(line.c_str(), f);
+			fclose(f);
+		} else {
+			printf("record: %s", line.c_str());
+		}
+		body_.clear();
+	}
+
+	/* A fact about the machine (e.g. "bw_copy_gbps"), merged into the
+	 * bundle's machine.json under "measured". */
+	static void fact(const char *name, double value)
+	{
+		Record().set("fact", name).set("value", value).emit();
+	}
+
+private:
+	std::string body_;
+
+	Record &raw(const char *k, const std::string &v)
+	{
+		if (!body_.empty())
+			body_ += ",";
+		body_ += quote(k) + ":" + v;
+		return *this;
+	}
+
+	static std::string quote(const char *s)
+	{
+		std::string q = "\"";
+		for (; *s; s++) {
+			unsigned char c = *s;
+			if (c == '"' || c == '\\') {
+				q += '\\';
+				q += c;
+			} else if (c < 0x20) {
+				char e[8];
+				snprintf(e, sizeof e, "\\u%04x", c);
+				q += e;
+			} else {
+				q += c;
+			}
+		}
+		return q + "\"";
+	}
+};
+
+/* ---- data: random inputs, poisoned outputs, checks ------------------------ */
+
+/* xorshift64*: the same stream on every machine for a given seed. */
+struct Rng {
+	uint64_t s;
+	explicit Rng(uint64_t seed) : s(seed * 2685821657736338717ull + 1) {}
+	uint64_t next()
+	{
+		s ^= s >> 12;
+		s ^= s << 25;
+		s ^= s >> 27;
+		return s * 2685821657736338717ull;
+	}
+	double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
+};
+
+inline void fill_uniform(float *h, size_t n, uint64_t seed, float lo = -1,
+                         float hi = 1)
+{
+	Rng r(seed);
+	for (size_t i = 0; i < n; i++)
+		h[i] = lo + (float)r.uniform() * (hi - lo);
+}
+
+inline void fill_int(int *h, size_t n, uint64_t seed, int lo, int hi)
+{
+	Rng r(seed);
+	for (size_t i = 0; i < n; i++)
+		h[i] = lo + (int)(r.next() % (uint64_t)(hi - lo + 1));
+}
+
+/* Fill device memory with 0xff bytes: NaN as float, -1 as int. */
+inline void poison(void *dev, size_t bytes)
+{
+	LAB_CHECK(cudaMemset(dev, 0xff, bytes));
+}
+
+/*
+ * True when every got[i] is within rel_tol of ref[i] (relative to
+ * max(|ref[i]|, 1)); NaN never passes. The first bad index goes to *bad.
+ */
+inline bool check_close(const float *got, const float *ref, size_t n,
+                        double rel_tol, size_t *bad = nullptr)
+{
+	for (size_t i = 0; i < n; i++) {
+		double d = std::fabs((double)got[i] - ref[i]);
+		if (!(d <= rel_tol * std::max(1.0, std::fabs((double)ref[i])))) {
+			if (bad)
+				*bad = i;
+			return false;
+		}
+	}
+	return true;
+}
+
+} /* namespace lab */
+
+#endif

@@ -1,0 +1,174 @@
+/*
+ * nested.cu - dynamic parallelism: kernels that launch kernels.
+ *
+ * Build with -rdc=true -lcudadevrt (relocatable device code, linked with
+ * the device runtime, which is what a launch from device code calls).
+ *
+ * Part 1, hello: a grid of 2 blocks of 2 threads; thread 0 of every block
+ * prints its depth and block, and, above the last level, launches a child
+ * grid of the same shape one level deeper. Depth d therefore holds 2^(d+1)
+ * blocks; a device counter per depth checks that every one of them ran.
+ *
+ * Part 2, a small two-step workload over n floats, y = 2x + 1 then y = y^2
+ * (the second step needs all of the first), launched three ways:
+ *
+ *   flat     the host launches step 1, then step 2, into one stream;
+ *   nested   the host launches one thread, which launches step 1 as a child
+ *            grid and step 2 into cudaStreamTailLaunch: a tail launch runs
+ *            only after the launching grid and all its children are done;
+ *   fanout   the host launches `parts` blocks; each launches step 1 over its
+ *            slice, and block 0 tail-launches step 2 over everything.
+ *
+ *   nested --depth 4 --n 65536,1048576,16777216 --parts 32
+ */
+#include "lab.h"
+
+__global__ void hello(int depth, int max_depth, unsigned *blocks_at,
+                      unsigned *failures)
+{
+	if (threadIdx.x != 0)
+		return;
+	atomicAdd(&blocks_at[depth], 1u);
+	printf("depth %d: block %d of %d\n", depth, blockIdx.x, gridDim.x);
+	if (depth + 1 < max_depth) {
+		hello<<<2, 2>>>(depth + 1, max_depth, blocks_at, failures);
+		if (cudaGetLastError() != cudaSuccess)
+			atomicAdd(failures, 1u);
+	}
+}
+
+__global__ void step1(const float *x, float *y, size_t n)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = 2.0f * x[i] + 1.0f;
+}
+
+__global__ void step2(float *y, size_t n)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = y[i] * y[i];
+}
+
+static __host__ __device__ unsigned blocks_for(size_t n)
+{
+	return (unsigned)((n + 255) / 256);
+}
+
+__global__ void parent(const float *x, float *y, size_t n)
+{
+	step1<<<blocks_for(n), 256>>>(x, y, n);
+	step2<<<blocks_for(n), 256, 0, cudaStreamTailLaunch>>>(y, n);
+}
+
+/* Block b handles elements [b * slice, (b + 1) * slice). */
+__global__ void parent_fanout(const float *x, float *y, size_t n,
+                              size_t slice)
+{
+	if (threadIdx.x != 0)
+		return;
+	size_t lo = (size_t)blockIdx.x * slice;
+	size_t len = lo >= n ? 0 : n - lo < slice ? n - lo : slice;
+	if (len)
+		step1<<<blocks_for(len), 256>>>(x + lo, y + lo, len);
+	if (blockIdx.x == 0)
+		step2<<<blocks_for(n), 256, 0, cudaStreamTailLaunch>>>(y, n);
+}
+
+static void say_hello(int depth)
+{
+	unsigned *counts;
+	LAB_CHECK(cudaMalloc(&counts, (depth + 1) * sizeof(unsigned)));
+	LAB_CHECK(cudaMemset(counts, 0, (depth + 1) * sizeof(unsigned)));
+	hello<<<2, 2>>>(0, depth, counts, counts + depth);
+	LAB_CHECK_LAUNCH();
+	LAB_CHECK(cudaDeviceSynchronize());
+	std::vector<unsigned> h(depth + 1);
+	LAB_CHECK(cudaMemcpy(h.data(), counts, h.size() * sizeof(unsigned),
+	                     cudaMemcpyDeviceToHost));
+	LAB_CHECK(cudaFree(counts));
+	printf("\nblocks that ran, by depth:");
+	for (int d = 0; d < depth; d++) {
+		unsigned want = 2u << d;
+		printf(" %u", h[d]);
+		lab::Record()
+		    .set("part", "hello")
+		    .set("depth", d)
+		    .set("blocks", h[d])
+		    .set("expected", want)
+		    .set("correct", h[d] == want && h[depth] == 0)
+		    .emit();
+	}
+	printf("; failed device launches: %u\n\n", h[depth]);
+}
+
+int main(int argc, char **argv)
+{
+	lab::Args args(argc, argv);
+	int depth = (int)args.integer("--depth", 4);
+	std::vector<long> ns = args.list("--n", "65536,1048576,16777216");
+	long parts = args.integer("--parts", 32);
+	const lab::Device &dev = lab::device();
+	if (depth < 1 || depth > 8 || parts < 1 || parts > 1024) {
+		fprintf(stderr, "--depth must be 1..8 and --parts 1..1024\n");
+		return 2;
+	}
+
+	printf("%s, compute capability %d.%d\n\n", dev.prop.name,
+	       dev.prop.major, dev.prop.minor);
+	say_hello(depth);
+
+	size_t max_n = (size_t)*std::max_element(ns.begin(), ns.end());
+	std::vector<float> hx(max_n), ref(max_n), got(max_n);
+	lab::fill_uniform(hx.data(), max_n, 14);
+	for (size_t i = 0; i < max_n; i++) {
+		float t = 2.0f * hx[i] + 1.0f;
+		ref[i] = t * t;
+	}
+	float *x, *y;
+	LAB_CHECK(cudaMalloc(&x, max_n * sizeof(float)));
+	LAB_CHECK(cudaMalloc(&y, max_n * sizeof(float)));
+	LAB_CHECK(cudaMemcpy(x, hx.data(), max_n * sizeof(float),
+	                     cudaMemcpyHostToDevice));
+
+	lab::TimeOpts opts;
+	opts.max_reps = 500;
+	const char *variants[] = {"flat", "nested", "fanout"};
+	printf("%-8s %10s %10s\n", "variant", "n", "us");
+	for (long nl : ns) {
+		size_t n = (size_t)nl;
+		size_t slice = (n + parts - 1) / parts;
+		for (const char *v : variants) {
+			lab::poison(y, n * sizeof(float));
+			lab::Stats st = lab::time([&] {
+				if (!strcmp(v, "flat")) {
+					step1<<<blocks_for(n), 256>>>(x, y, n);
+					step2<<<blocks_for(n), 256>>>(y, n);
+				} else if (!strcmp(v, "nested")) {
+					parent<<<1, 1>>>(x, y, n);
+				} else {
+					parent_fanout<<<(unsigned)parts, 32>>>(x, y, n,
+					                                      slice);
+				}
+			}, opts);
+			LAB_CHECK(cudaMemcpy(got.data(), y, n * sizeof(float),
+			                     cudaMemcpyDeviceToHost));
+			bool ok = lab::check_close(got.data(), ref.data(), n, 1e-6);
+			lab::Record()
+			    .set("part", "timing")
+			    .set("variant", v)
+			    .set("n", n)
+			    .set("ms", st.median_ms)
+			    .set("us", st.median_ms * 1e3)
+			    .set("correct", ok)
+			    .stats(st)
+			    .emit();
+			printf("%-8s %10zu %10.1f%s\n", v, n, st.median_ms * 1e3,
+			       ok ? "" : "  WRONG");
+		}
+	}
+	LAB_CHECK(cudaFree(x));
+	LAB_CHECK(cudaFree(y));
+	return 0;
+}

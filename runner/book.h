@@ -1,0 +1,83 @@
+/*
+ * book.h - the book: its chapters, and the experiments they declare.
+ *
+ * book_load parses every Markdown file of the chapters folder in name order and gathers the
+ * {experiment} directives into one list (ids are unique across the book).
+ * book_run brings each experiment's results up to date in a bundle:
+ * an experiment is compiled and run again only when its cache key changed:
+ * its source and every project file it includes, its arguments and flags,
+ * the compiler and its version, and the GPU and driver. Compiles run in
+ * parallel; runs are serial, so a timing never shares the card.
+ */
+#ifndef LB_BOOK_H
+#define LB_BOOK_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "chapter.h"
+#include "results.h"
+
+enum exp_state {
+	ST_MISSING,  /* no results anywhere */
+	ST_RECORDED, /* results from the bundle, not run by this build */
+	ST_CACHED,   /* up to date: nothing that could change it changed */
+	ST_FRESH,    /* ran in this build */
+	ST_FAILED,   /* failed in this build (earlier good results kept) */
+};
+
+struct exper {
+	char *id;
+	const struct chapter *ch;
+	const struct directive *dir;
+	const char *source; /* borrowed from the directive */
+	const char *args;
+	const char *flags;
+	double timeout;
+	int allow_error;
+	int cuda;
+
+	enum exp_state state;
+	char *why;          /* a line on the state: failure, staleness */
+	char *compile_cmd;  /* printable */
+	char *run_cmd;      /* printable */
+	char key[33];
+	char source_key[33];
+	double seconds;
+};
+
+struct book {
+	struct chapter **chs;
+	size_t nchs;
+	struct exper *exps;
+	size_t nexps;
+	int gpu; /* book_run found a GPU to measure on */
+};
+
+struct run_opts {
+	int run;          /* 0: render only from the bundle */
+	int compile_only; /* compile every experiment, run none */
+	int jobs;
+	int rerun_all;
+	char **rerun;     /* ids to run regardless of the cache */
+	size_t nrerun;
+	double timeout;   /* default per-experiment timeout, seconds */
+	size_t output_cap;
+	int progress;     /* show progress lines */
+};
+
+/* Load the chapters of dir. 0, or -1 when dir cannot be read (reported). */
+int book_load(const char *dir, struct book *bk);
+void book_free(struct book *bk);
+struct exper *book_find(const struct book *bk, const char *id);
+
+/*
+ * Bring results up to date in b (see above). Returns the number of
+ * experiments that failed and were not allowed to.
+ */
+int book_run(struct book *bk, struct bundle *b, const struct run_opts *o);
+
+/* Fill machine.json facts that need no GPU (host, toolchain, commit). */
+void machine_add_host(cJSON *m);
+
+#endif

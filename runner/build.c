@@ -1,0 +1,691 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "book.h"
+#include "buf.h"
+#include "exec.h"
+#include "util.h"
+
+#define BUILD_DIR "build/exp"
+
+struct toolchain {
+	char *nvcc;         /* path, or NULL when not found */
+	char *nvcc_version; /* the "release" line */
+	char *cc;
+	char *cc_version;
+	int gpu;            /* a GPU is present and usable */
+	cJSON *probe;       /* the GPU's facts, or NULL */
+	char *arch;         /* sm_XX for nvcc */
+	char *gpu_id;       /* name, uuid and driver, for cache keys */
+};
+
+static char *first_line(const char *s)
+{
+	return xstrndup(s, strcspn(s, "\n"));
+}
+
+static char *nvcc_find(void)
+{
+	const char *env = getenv("NVCC");
+	if (env && *env)
+		return xstrdup(env);
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : ""), *save = NULL, *found = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d && !found;
+	     d = strtok_r(NULL, ":", &save)) {
+		char *p = path_join(d, "nvcc");
+		if (access(p, X_OK) == 0)
+			found = p;
+		else
+			free(p);
+	}
+	free(copy);
+	if (found)
+		return found;
+	const char *home = getenv("CUDA_HOME");
+	char *p = home ? path_join(home, "bin/nvcc") : NULL;
+	if (p && access(p, X_OK) == 0)
+		return p;
+	free(p);
+	if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
+		return xstrdup("/usr/local/cuda/bin/nvcc");
+	return NULL;
+}
+
+static char *version_of(const char *tool, const char *marker)
+{
+	char *argv[] = {(char *)tool, "--version", NULL};
+	char *out = exec_capture(argv, 30);
+	if (!out)
+		return xstrdup("unknown");
+	const char *line = marker ? strstr(out, marker) : NULL;
+	if (line)
+		while (line > out && line[-1] != '\n')
+			line--;
+	char *v = first_line(line ? line : out);
+	free(out);
+	return v;
+}
+
+static int gpu_present(void)
+{
+	const char *env = getenv("LABBOOK_GPU");
+	if (env && !strcmp(env, "0"))
+		return 0;
+	char *argv[] = {"nvidia-smi", "-L", NULL};
+	char *out = exec_capture(argv, 30);
+	int yes = out && strstr(out, "GPU ");
+	free(out);
+	return yes;
+}
+
+static cJSON *probe_gpu(const char *nvcc)
+{
+	const char *src = "tools/probe.cu", *bin = "build/probe";
+	if (file_mtime(bin) < file_mtime(src)) {
+		char *argv[] = {(char *)nvcc, "-O2", "-o", (char *)bin, (char *)src,
+		                NULL};
+		struct run_result r;
+		if (mkdir_p("build") != 0 || exec_run(argv, NULL, 300, 1 << 20, &r) != 0)
+			return NULL;
+		if (r.exit_code != 0) {
+			diag("cannot build %s:\n%s", src, r.out);
+			free(r.out);
+			return NULL;
+		}
+		free(r.out);
+	}
+	char *argv[] = {(char *)bin, NULL};
+	char *out = exec_capture(argv, 60);
+	cJSON *m = out ? cJSON_Parse(out) : NULL;
+	free(out);
+	if (!m) {
+		diag("%s could not read the GPU's properties", bin);
+		return NULL;
+	}
+	char *smi[] = {"nvidia-smi", "--query-gpu=driver_version",
+	               "--format=csv,noheader", "-i", "0", NULL};
+	char *drv = exec_capture(smi, 30);
+	if (drv) {
+		char *line = first_line(drv);
+		cJSON_AddStringToObject(m, "driver", str_trim(line));
+		free(line);
+		free(drv);
+	}
+	return m;
+}
+
+static void toolchain_init(struct toolchain *tc, const struct book *bk,
+                           const struct run_opts *o)
+{
+	memset(tc, 0, sizeof *tc);
+	int any_cuda = 0, any_c = 0;
+	for (size_t i = 0; i < bk->nexps; i++) {
+		any_cuda |= bk->exps[i].cuda;
+		any_c |= !bk->exps[i].cuda;
+	}
+	const char *cc = getenv("CC");
+	tc->cc = xstrdup(cc && *cc ? cc : "cc");
+	if (any_c)
+		tc->cc_version = version_of(tc->cc, NULL);
+	if (!any_cuda)
+		return;
+	tc->nvcc = nvcc_find();
+	if (tc->nvcc)
+		tc->nvcc_version = version_of(tc->nvcc, "release");
+	if (!o->compile_only)
+		tc->gpu = gpu_present();
+	if (tc->gpu && tc->nvcc)
+		tc->probe = probe_gpu(tc->nvcc);
+	if (tc->gpu && !tc->probe)
+		tc->gpu = 0;
+	const cJSON *arch = tc->probe ? cJSON_GetObjectItem(tc->probe, "arch") : NULL;
+	const char *env = getenv("NVCC_ARCH");
+	tc->arch = xstrdup(cJSON_IsString(arch) ? arch->valuestring
+	                   : env && *env ? env : "sm_90");
+	if (tc->probe) {
+		const char *keys[] = {"gpu", "uuid", "driver"};
+		struct buf b = BUF_INIT;
+		for (size_t i = 0; i < 3; i++) {
+			const cJSON *v = cJSON_GetObjectItem(tc->probe, keys[i]);
+			buf_printf(&b, "%s;", cJSON_IsString(v) ? v->valuestring : "");
+		}
+		tc->gpu_id = buf_detach(&b);
+	}
+}
+
+static void toolchain_free(struct toolchain *tc)
+{
+	free(tc->nvcc);
+	free(tc->nvcc_version);
+	free(tc->cc);
+	free(tc->cc_version);
+	free(tc->arch);
+	free(tc->gpu_id);
+	cJSON_Delete(tc->probe);
+}
+
+/* ---- one experiment: paths, commands, keys ------------------------------- */
+
+static char *bin_path(const struct exper *e)
+{
+	return xasprintf(BUILD_DIR "/%s", e->id);
+}
+
+static char **compile_argv(const struct exper *e, const struct toolchain *tc)
+{
+	char *bin = bin_path(e);
+	char *dep = xasprintf(BUILD_DIR "/%s.d", e->id);
+	struct buf cmd = BUF_INIT;
+	if (e->cuda)
+		buf_printf(&cmd, "'%s' -O3 -std=c++17 -arch=%s -lineinfo "
+		           "-Xptxas=-v -Ikernels", tc->nvcc, tc->arch);
+	else
+		buf_printf(&cmd, "'%s' -O2 -std=c11 -Wall -Ikernels", tc->cc);
+	buf_printf(&cmd, " -MD -MF '%s' -o '%s' '%s' %s%s", dep, bin, e->source,
+	           e->flags ? e->flags : "", e->cuda ? "" : " -lm");
+	char **argv = argv_split(cmd.data, NULL);
+	buf_free(&cmd);
+	free(bin);
+	free(dep);
+	return argv;
+}
+
+static char **run_argv(const struct exper *e)
+{
+	char *bin = bin_path(e);
+	char *cmd = xasprintf("'%s' %s", bin, e->args ? e->args : "");
+	char **argv = argv_split(cmd, NULL);
+	free(cmd);
+	free(bin);
+	return argv;
+}
+
+/* Is path inside the project (the current folder), symlinks resolved? */
+static int path_inside(const char *path)
+{
+	char root[PATH_MAX], real[PATH_MAX];
+	if (path[0] == '/' || !getcwd(root, sizeof root) || !realpath(path, real))
+		return 0;
+	size_t n = strlen(root);
+	return !strncmp(real, root, n) && real[n] == '/';
+}
+
+/* The project files listed in a make-style dependency file. */
+static char **deps_read(const char *path, size_t *n)
+{
+	char *text = file_read(path, NULL);
+	char **files = NULL;
+	*n = 0;
+	if (!text)
+		return NULL;
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		cwd[0] = '\0';
+	size_t ncwd = strlen(cwd);
+	for (char *p = text; *p; p++)
+		if (*p == '\\' && (p[1] == '\n' || p[1] == '\r'))
+			*p = ' ';
+	char *save = NULL;
+	for (char *w = strtok_r(text, " \t\r\n", &save); w;
+	     w = strtok_r(NULL, " \t\r\n", &save)) {
+		size_t len = strlen(w);
+		if (w[len - 1] == ':')
+			continue;
+		if (w[0] == '/') {
+			if (!ncwd || strncmp(w, cwd, ncwd) || w[ncwd] != '/')
+				continue;
+			w += ncwd + 1;
+		}
+		int seen = 0;
+		for (size_t i = 0; i < *n; i++)
+			seen |= !strcmp(files[i], w);
+		if (!seen)
+			*ARRAY_PUSH(files, *n) = xstrdup(w);
+	}
+	free(text);
+	return files;
+}
+
+/* The inputs a key covers: those of the last build, else the source. */
+static char **inputs_of(const struct exper *e, const struct exp_result *r,
+                        size_t *n)
+{
+	char **files = NULL;
+	*n = 0;
+	const cJSON *in = r->meta ? cJSON_GetObjectItem(r->meta, "inputs") : NULL;
+	const cJSON *f;
+	cJSON_ArrayForEach(f, in)
+		if (cJSON_IsString(f))
+			*ARRAY_PUSH(files, *n) = xstrdup(f->valuestring);
+	if (!*n)
+		*ARRAY_PUSH(files, *n) = xstrdup(e->source);
+	return files;
+}
+
+static void keys_compute(struct exper *e, const struct toolchain *tc,
+                         char **inputs, size_t ninputs)
+{
+	struct hasher *h = hasher_new();
+	hasher_add_str(h, e->source);
+	hasher_add_str(h, e->args ? e->args : "");
+	hasher_add_str(h, e->flags ? e->flags : "");
+	for (size_t i = 0; i < ninputs; i++) {
+		size_t len;
+		char *data = file_read(inputs[i], &len);
+		hasher_add_str(h, inputs[i]);
+		if (data)
+			hasher_add(h, data, len);
+		else
+			hasher_add_str(h, "(missing)");
+		free(data);
+	}
+	hasher_done(h, e->source_key);
+
+	h = hasher_new();
+	hasher_add_str(h, e->source_key);
+	char **argv = compile_argv(e, tc);
+	for (char **a = argv; *a; a++)
+		hasher_add_str(h, *a);
+	argv_free(argv);
+	hasher_add_str(h, e->cuda ? (tc->nvcc_version ? tc->nvcc_version : "")
+	                          : (tc->cc_version ? tc->cc_version : ""));
+	hasher_add_str(h, e->cuda && tc->gpu_id ? tc->gpu_id : "");
+	hasher_done(h, e->key);
+}
+
+static void free_list(char **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+}
+
+static const char *meta_str(const cJSON *meta, const char *key)
+{
+	const cJSON *v = meta ? cJSON_GetObjectItem(meta, key) : NULL;
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int wants_rerun(const struct exper *e, const struct run_opts *o)
+{
+	if (o->rerun_all)
+		return 1;
+	for (size_t i = 0; i < o->nrerun; i++)
+		if (!strcmp(o->rerun[i], e->id))
+			return 1;
+	return 0;
+}
+
+/* ---- compiling ------------------------------------------------------------ */
+
+struct job {
+	struct exper *e;
+	pid_t pid;
+	char *log;
+};
+
+static void compile_failed(struct bundle *b, struct exper *e, const char *log)
+{
+	char *text = file_read(log, NULL);
+	char date[32];
+	now_iso(date);
+	cJSON *info = cJSON_CreateObject();
+	cJSON_AddStringToObject(info, "stage", "compile");
+	cJSON_AddStringToObject(info, "command", e->compile_cmd);
+	cJSON_AddStringToObject(info, "output", text ? text : "");
+	cJSON_AddStringToObject(info, "date", date);
+	diag_at(e->ch->path, e->dir->line, "experiment '%s': %s failed to "
+	        "compile:\n%s", e->id, e->source, text ? text : "");
+	free(text);
+	bundle_fail(b, e->id, info);
+	e->state = ST_FAILED;
+	free(e->why);
+	e->why = xstrdup("compile error");
+}
+
+static void compile_all(struct exper **todo, size_t n, struct bundle *b,
+                        const struct toolchain *tc, const struct run_opts *o,
+                        double t0)
+{
+	struct job *jobs = xcalloc((size_t)(o->jobs > 0 ? o->jobs : 1), sizeof *jobs);
+	size_t next = 0, running = 0, done = 0;
+	int slots = o->jobs > 0 ? o->jobs : 1;
+	while (done < n) {
+		while (running < (size_t)slots && next < n && !exec_stopping()) {
+			struct exper *e = todo[next++];
+			char **argv = compile_argv(e, tc);
+			char *log = xasprintf(BUILD_DIR "/%s.log", e->id);
+			if (o->progress)
+				fprintf(stderr, "[%5.1fs] compile %s (%s)\n",
+				        now_seconds() - t0, e->id, e->source);
+			pid_t pid = exec_spawn(argv, log);
+			argv_free(argv);
+			if (pid < 0) {
+				compile_failed(b, e, log);
+				free(log);
+				done++;
+				continue;
+			}
+			for (int s = 0; s < slots; s++)
+				if (!jobs[s].pid) {
+					jobs[s] = (struct job){e, pid, log};
+					break;
+				}
+			running++;
+		}
+		if (!running)
+			break;
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int s = 0; s < slots; s++) {
+			if (jobs[s].pid != pid)
+				continue;
+			struct exper *e = jobs[s].e;
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				compile_failed(b, e, jobs[s].log);
+			free(jobs[s].log);
+			jobs[s].pid = 0;
+			running--;
+			done++;
+		}
+	}
+	free(jobs);
+}
+
+/* ---- running -------------------------------------------------------------- */
+
+static char *failure_summary(const struct run_result *r, double timeout)
+{
+	if (r->interrupted)
+		return xstrdup("interrupted");
+	if (r->timed_out)
+		return xasprintf("killed at its timeout of %.0f s", timeout);
+	if (r->signal)
+		return xasprintf("killed by signal %d (%s)", r->signal,
+		                 strsignal(r->signal));
+	return xasprintf("exited with status %d", r->exit_code);
+}
+
+static cJSON *meta_new(const struct exper *e, const struct run_result *r,
+                       char **inputs, size_t ninputs, size_t nrecords)
+{
+	char date[32];
+	now_iso(date);
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "id", e->id);
+	cJSON_AddStringToObject(m, "source", e->source);
+	cJSON_AddStringToObject(m, "chapter", e->ch->path);
+	cJSON_AddStringToObject(m, "compile", e->compile_cmd);
+	cJSON_AddStringToObject(m, "command", e->run_cmd);
+	cJSON_AddNumberToObject(m, "exit_status", r->exit_code);
+	cJSON_AddNumberToObject(m, "seconds", r->seconds);
+	cJSON_AddStringToObject(m, "date", date);
+	cJSON_AddStringToObject(m, "key", e->key);
+	cJSON_AddStringToObject(m, "source_key", e->source_key);
+	cJSON *in = cJSON_AddArrayToObject(m, "inputs");
+	for (size_t i = 0; i < ninputs; i++)
+		cJSON_AddItemToArray(in, cJSON_CreateString(inputs[i]));
+	cJSON_AddNumberToObject(m, "records", (double)nrecords);
+	cJSON_AddNumberToObject(m, "output_bytes", (double)(r->out_len + r->dropped));
+	cJSON_AddBoolToObject(m, "output_cut", r->dropped > 0);
+	return m;
+}
+
+static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
+                    size_t k, size_t n, double t0)
+{
+	char *tmpdir = path_join(b->dir, ".tmp");
+	char *rec_path = xasprintf("%s/%s.jsonl", tmpdir, e->id);
+	char *env_rec = xasprintf("LAB_RECORDS=%s", rec_path);
+	char *env[] = {env_rec, NULL};
+	char **argv = run_argv(e);
+	double timeout = e->timeout > 0 ? e->timeout : o->timeout;
+	struct run_result r;
+	size_t ninputs = 0;
+	char **inputs = NULL;
+	char *dep = xasprintf(BUILD_DIR "/%s.d", e->id);
+
+	if (mkdir_p(tmpdir) != 0)
+		goto out;
+	unlink(rec_path);
+	if (o->progress)
+		fprintf(stderr, "[%5.1fs] run %zu/%zu %s%s\n", now_seconds() - t0, k,
+		        n, e->id, e->cuda ? " (GPU)" : "");
+	if (exec_run(argv, env, timeout, o->output_cap, &r) != 0)
+		goto out;
+	if (r.dropped) {
+		struct buf b2 = BUF_INIT;
+		buf_put(&b2, r.out, r.out_len);
+		buf_printf(&b2, "\n[output cut: %zu more bytes not kept]\n", r.dropped);
+		free(r.out);
+		r.out_len = b2.len;
+		r.out = buf_detach(&b2);
+	}
+	char *records = file_read(rec_path, NULL);
+	if (!records)
+		records = xstrdup("");
+	unlink(rec_path);
+	cJSON **rows = NULL;
+	size_t nrows = 0;
+	char *rec_err = NULL;
+	int rec_bad = records_parse(records, &rows, &nrows, &rec_err) != 0;
+	for (size_t i = 0; i < nrows; i++)
+		cJSON_Delete(rows[i]);
+	free(rows);
+
+	inputs = deps_read(dep, &ninputs);
+	if (!ninputs)
+		*ARRAY_PUSH(inputs, ninputs) = xstrdup(e->source);
+	e->seconds = r.seconds;
+	int ok = r.exit_code == 0 && !r.signal && !r.timed_out && !r.interrupted &&
+	         !rec_bad;
+	if (ok) {
+		cJSON *meta = meta_new(e, &r, inputs, ninputs, nrows);
+		if (bundle_commit(b, e->id, records, r.out, r.out_len, meta) == 0) {
+			e->state = ST_FRESH;
+		} else {
+			e->state = ST_FAILED;
+			e->why = xstrdup("its results could not be written");
+		}
+	} else {
+		char *why = rec_bad ? xasprintf("its records are malformed: %s.jsonl %s",
+		                                e->id, rec_err)
+		                    : failure_summary(&r, timeout);
+		diag_at(e->ch->path, e->dir->line, "experiment '%s' %s", e->id, why);
+		cJSON *info = meta_new(e, &r, inputs, ninputs, nrows);
+		cJSON_AddStringToObject(info, "stage", "run");
+		cJSON_AddStringToObject(info, "why", why);
+		cJSON_AddStringToObject(info, "output", r.out);
+		bundle_fail(b, e->id, info);
+		e->state = ST_FAILED;
+		e->why = why;
+	}
+	if (o->progress)
+		fprintf(stderr, "[%5.1fs] %s %s in %.1f s\n", now_seconds() - t0,
+		        e->id, ok ? "done" : "FAILED", r.seconds);
+	free(rec_err);
+	free(records);
+	free(r.out);
+out:
+	free_list(inputs, ninputs);
+	argv_free(argv);
+	free(dep);
+	free(env_rec);
+	free(rec_path);
+	free(tmpdir);
+}
+
+void machine_add_host(cJSON *m)
+{
+	char date[32];
+	now_iso(date);
+	struct utsname u;
+	cJSON_DeleteItemFromObject(m, "date");
+	cJSON_AddStringToObject(m, "date", date);
+	if (uname(&u) == 0) {
+		char *host = xasprintf("%s %s %s", u.sysname, u.release, u.machine);
+		cJSON_DeleteItemFromObject(m, "host");
+		cJSON_AddStringToObject(m, "host", host);
+		free(host);
+	}
+	char *os = file_read("/etc/os-release", NULL);
+	const char *pn = os ? strstr(os, "PRETTY_NAME=") : NULL;
+	if (pn) {
+		char *line = first_line(pn + 12);
+		char *v = line;
+		if (*v == '"') {
+			v++;
+			v[strcspn(v, "\"")] = '\0';
+		}
+		cJSON_DeleteItemFromObject(m, "os");
+		cJSON_AddStringToObject(m, "os", v);
+		free(line);
+	}
+	free(os);
+	char *git[] = {"git", "rev-parse", "HEAD", NULL};
+	char *commit = exec_capture(git, 10);
+	cJSON_DeleteItemFromObject(m, "commit");
+	cJSON_DeleteItemFromObject(m, "dirty");
+	if (commit) {
+		char *c = first_line(commit);
+		cJSON_AddStringToObject(m, "commit", c);
+		free(c);
+		char *st[] = {"git", "status", "--porcelain", "--untracked-files=no",
+		              "--", "kernels", "tools", "runner", NULL};
+		char *status = exec_capture(st, 10);
+		cJSON_AddBoolToObject(m, "dirty", status && *status);
+		free(status);
+	} else {
+		cJSON_AddStringToObject(m, "commit", "unknown");
+	}
+	free(commit);
+}
+
+static void machine_write(struct bundle *b, const struct toolchain *tc)
+{
+	cJSON *m = tc->probe ? cJSON_Duplicate(tc->probe, 1) : cJSON_CreateObject();
+	if (!tc->probe)
+		cJSON_AddStringToObject(m, "gpu", "none");
+	/* Facts measured by experiments stay until they are measured again. */
+	const cJSON *old = b->machine ? cJSON_GetObjectItem(b->machine, "measured")
+	                              : NULL;
+	if (cJSON_IsObject(old))
+		cJSON_AddItemToObject(m, "measured", cJSON_Duplicate(old, 1));
+	if (tc->nvcc_version) {
+		cJSON_AddStringToObject(m, "nvcc", tc->nvcc_version);
+		cJSON_AddStringToObject(m, "nvcc_flags", "-O3 -std=c++17 -lineinfo");
+	}
+	if (tc->cc_version)
+		cJSON_AddStringToObject(m, "cc", tc->cc_version);
+	machine_add_host(m);
+	bundle_set_machine(b, m);
+}
+
+int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
+{
+	double t0 = now_seconds();
+	struct toolchain tc;
+	toolchain_init(&tc, bk, o);
+	struct exper **todo = NULL;
+	size_t ntodo = 0;
+	int failed = 0;
+
+	bk->gpu = tc.gpu;
+	if (mkdir_p(BUILD_DIR) != 0) {
+		toolchain_free(&tc);
+		return (int)bk->nexps;
+	}
+	for (size_t i = 0; i < bk->nexps; i++) {
+		struct exper *e = &bk->exps[i];
+		struct exp_result *r = bundle_get(b, e->id);
+		size_t n;
+		char **inputs = inputs_of(e, r, &n);
+		keys_compute(e, &tc, inputs, n);
+		free_list(inputs, n);
+		char **ca = compile_argv(e, &tc), **ra = run_argv(e);
+		e->compile_cmd = argv_join(ca);
+		e->run_cmd = argv_join(ra);
+		argv_free(ca);
+		argv_free(ra);
+
+		const char *old_key = meta_str(r->meta, "key");
+		const char *old_src = meta_str(r->meta, "source_key");
+		e->state = r->meta ? ST_RECORDED : ST_MISSING;
+		if (r->meta && old_src && strcmp(old_src, e->source_key))
+			e->why = xstrdup("its source, arguments or flags changed since "
+			                 "these results were recorded");
+
+		if (!file_exists(e->source) || !path_inside(e->source)) {
+			const char *what = !file_exists(e->source)
+			                       ? "not found"
+			                       : "outside the project; experiments must "
+			                         "live inside it";
+			diag_at(e->ch->path, dir_opt_line(e->dir, "source"),
+			        "experiment '%s': source '%s' is %s", e->id, e->source, what);
+			e->state = ST_FAILED;
+			free(e->why);
+			e->why = xasprintf("source '%s' is %s", e->source, what);
+			continue;
+		}
+		if (!o->run && !o->compile_only)
+			continue;
+		if (e->cuda && !tc.nvcc) {
+			free(e->why);
+			e->why = xstrdup("nvcc was not found (PATH, $CUDA_HOME/bin, "
+			                 "/usr/local/cuda/bin); set NVCC to its path");
+			if (o->compile_only) {
+				diag_at(e->ch->path, e->dir->line, "experiment '%s': %s",
+				        e->id, e->why);
+				e->state = ST_FAILED;
+			}
+			continue;
+		}
+		if (e->cuda && !tc.gpu && !o->compile_only)
+			continue;
+		if (!o->compile_only && !wants_rerun(e, o) && old_key &&
+		    !strcmp(old_key, e->key) && !r->failure && !r->error) {
+			e->state = ST_CACHED;
+			continue;
+		}
+		*ARRAY_PUSH(todo, ntodo) = e;
+	}
+
+	compile_all(todo, ntodo, b, &tc, o, t0);
+	size_t nrun = 0, k = 0;
+	for (size_t i = 0; i < ntodo; i++)
+		nrun += todo[i]->state != ST_FAILED;
+	if (!o->compile_only) {
+		int gpu_ran = 0;
+		for (size_t i = 0; i < ntodo && !exec_stopping(); i++) {
+			struct exper *e = todo[i];
+			if (e->state == ST_FAILED)
+				continue;
+			if (e->cuda && !gpu_ran) {
+				/* machine.json describes the card these results came from. */
+				machine_write(b, &tc);
+				gpu_ran = 1;
+			}
+			run_one(e, b, o, ++k, nrun, t0);
+		}
+		if (!b->machine && ntodo)
+			machine_write(b, &tc);
+	}
+	for (size_t i = 0; i < bk->nexps; i++)
+		if (bk->exps[i].state == ST_FAILED && !bk->exps[i].allow_error)
+			failed++;
+	free(todo);
+	toolchain_free(&tc);
+	return failed;
+}

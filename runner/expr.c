@@ -1,0 +1,874 @@
+#include "expr.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
+
+struct cond {
+	char *field;
+	enum op op;
+	struct value rhs; /* a number or a string */
+};
+
+struct parser {
+	const char *s;
+	size_t pos;
+	struct bundle *b;
+	char *err;
+	int words; /* bare words are strings (filter values, field names) */
+};
+
+static int parse_expr(struct parser *p, struct value *out);
+static int parse_add(struct parser *p, struct value *out);
+
+void value_free(struct value *v)
+{
+	if (!v)
+		return;
+	free(v->str);
+	free(v->col.rows);
+	free(v->col.field);
+	free(v->col.expr);
+	memset(v, 0, sizeof *v);
+}
+
+static int fail(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	if (p->err)
+		return -1;
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	p->err = buf_detach(&b);
+	return -1;
+}
+
+static void skip(struct parser *p)
+{
+	while (isspace((unsigned char)p->s[p->pos]))
+		p->pos++;
+}
+
+static int accept(struct parser *p, const char *tok)
+{
+	skip(p);
+	size_t n = strlen(tok);
+	if (strncmp(p->s + p->pos, tok, n))
+		return 0;
+	p->pos += n;
+	return 1;
+}
+
+static char *ident(struct parser *p)
+{
+	skip(p);
+	size_t start = p->pos;
+	const char *s = p->s;
+	if (!isalpha((unsigned char)s[start]) && s[start] != '_')
+		return NULL;
+	while (isalnum((unsigned char)s[p->pos]) || s[p->pos] == '_')
+		p->pos++;
+	return xstrndup(s + start, p->pos - start);
+}
+
+static void set_num(struct value *v, double x)
+{
+	value_free(v);
+	v->type = VAL_NUM;
+	v->num = x;
+}
+
+static void set_bool(struct value *v, int x)
+{
+	value_free(v);
+	v->type = VAL_BOOL;
+	v->num = x ? 1 : 0;
+}
+
+static const char *type_name(enum val_type t)
+{
+	switch (t) {
+	case VAL_NUM: return "a number";
+	case VAL_STR: return "a string";
+	case VAL_BOOL: return "a truth value";
+	case VAL_COL: return "a column";
+	default: return "nothing";
+	}
+}
+
+/* A cell's value as a scalar value. */
+static void cell_value(const cJSON *cell, struct value *out)
+{
+	memset(out, 0, sizeof *out);
+	if (cJSON_IsNumber(cell)) {
+		out->type = VAL_NUM;
+		out->num = cell->valuedouble;
+	} else if (cJSON_IsBool(cell)) {
+		out->type = VAL_BOOL;
+		out->num = cJSON_IsTrue(cell);
+	} else if (cJSON_IsString(cell)) {
+		out->type = VAL_STR;
+		out->str = xstrdup(cell->valuestring);
+	}
+}
+
+int value_scalar(struct value *v, char **err)
+{
+	if (v->type != VAL_COL)
+		return 0;
+	if (v->col.n != 1) {
+		*err = v->col.n ? xasprintf("%s selects %zu records where one value "
+		                            "is needed; use max(), min(), mean(), "
+		                            "first() or a narrower [filter]",
+		                            v->col.expr, v->col.n)
+		                : xasprintf("%s selects no records", v->col.expr);
+		return -1;
+	}
+	struct value s;
+	cell_value(cJSON_GetObjectItemCaseSensitive(v->col.rows[0], v->col.field), &s);
+	value_free(v);
+	*v = s;
+	return 0;
+}
+
+static int scalar(struct parser *p, struct value *v)
+{
+	char *err = NULL;
+	if (value_scalar(v, &err) != 0) {
+		fail(p, "%s", err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+static int number(struct parser *p, struct value *v, const char *what)
+{
+	if (scalar(p, v) != 0)
+		return -1;
+	if (v->type == VAL_NUM || v->type == VAL_BOOL)
+		return 0;
+	return fail(p, "%s needs a number, not %s%s%s%s", what, type_name(v->type),
+	            v->str ? " ('" : "", v->str ? v->str : "", v->str ? "')" : "");
+}
+
+int row_number(const cJSON *row, const char *field, double *out)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(row, field);
+	if (cJSON_IsNumber(c))
+		*out = c->valuedouble;
+	else if (cJSON_IsBool(c))
+		*out = cJSON_IsTrue(c);
+	else
+		return 0;
+	return 1;
+}
+
+/* ---- filters ------------------------------------------------------------ */
+
+static int parse_op(struct parser *p, enum op *op)
+{
+	static const struct {
+		const char *tok;
+		enum op op;
+	} ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
+	           {"=", OP_EQ},  {"<", OP_LT},  {">", OP_GT}};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (accept(p, ops[i].tok)) {
+			*op = ops[i].op;
+			return 0;
+		}
+	return fail(p, "expected a comparison (= != < <= > >=) at column %zu",
+	            p->pos + 1);
+}
+
+static int parse_conds(struct parser *p, struct filter *f, const char *end)
+{
+	do {
+		skip(p);
+		if (end && accept(p, end))
+			return 0;
+		char *field = ident(p);
+		if (!field)
+			return fail(p, "expected a field name at column %zu", p->pos + 1);
+		struct cond *c = ARRAY_PUSH(f->conds, f->n);
+		memset(c, 0, sizeof *c);
+		c->field = field;
+		if (parse_op(p, &c->op) != 0)
+			return -1;
+		int words = p->words;
+		p->words = 1;
+		int rc = parse_add(p, &c->rhs);
+		p->words = words;
+		if (rc != 0 || scalar(p, &c->rhs) != 0)
+			return -1;
+		if (c->rhs.type == VAL_BOOL)
+			c->rhs.type = VAL_NUM;
+	} while (accept(p, ","));
+	if (end && !accept(p, end))
+		return fail(p, "expected '%s' at column %zu", end, p->pos + 1);
+	return 0;
+}
+
+static int compare(double a, double b, enum op op)
+{
+	switch (op) {
+	case OP_EQ: return a == b;
+	case OP_NE: return a != b;
+	case OP_LT: return a < b;
+	case OP_LE: return a <= b;
+	case OP_GT: return a > b;
+	case OP_GE: return a >= b;
+	}
+	return 0;
+}
+
+static int cond_match(const struct cond *c, const cJSON *row)
+{
+	const cJSON *cell = cJSON_GetObjectItemCaseSensitive(row, c->field);
+	if (!cell)
+		return 0;
+	double x;
+	if (c->rhs.type == VAL_NUM && row_number(row, c->field, &x))
+		return compare(x, c->rhs.num, c->op);
+	char num[64];
+	const char *a, *b;
+	if (cJSON_IsString(cell)) {
+		a = cell->valuestring;
+	} else if (row_number(row, c->field, &x)) {
+		snprintf(num, sizeof num, "%.15g", x);
+		a = num;
+	} else {
+		return 0;
+	}
+	char rhs[64];
+	if (c->rhs.type == VAL_NUM) {
+		snprintf(rhs, sizeof rhs, "%.15g", c->rhs.num);
+		b = rhs;
+	} else {
+		b = c->rhs.str;
+	}
+	return compare(strcmp(a, b), 0, c->op);
+}
+
+int filter_match(const struct filter *f, const cJSON *row)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!cond_match(&f->conds[i], row))
+			return 0;
+	return 1;
+}
+
+void filter_free(struct filter *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->conds[i].field);
+		value_free(&f->conds[i].rhs);
+	}
+	free(f->conds);
+	f->conds = NULL;
+	f->n = 0;
+}
+
+int filter_parse(const char *text, struct bundle *b, struct filter *f,
+                 char **err)
+{
+	struct parser p = {text, 0, b, NULL, 0};
+	memset(f, 0, sizeof *f);
+	skip(&p);
+	if (p.s[p.pos] && parse_conds(&p, f, NULL) == 0) {
+		skip(&p);
+		if (p.s[p.pos])
+			fail(&p, "unexpected '%s' at column %zu", p.s + p.pos, p.pos + 1);
+	}
+	if (p.err) {
+		filter_free(f);
+		*err = p.err;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- references ----------------------------------------------------------- */
+
+static char *field_list(const struct exp_result *r)
+{
+	struct buf b = BUF_INIT;
+	if (!r->nrows)
+		return xstrdup("(none)");
+	const cJSON *f;
+	/* The fields of the last record are a good sample of the rest. */
+	cJSON_ArrayForEach(f, r->rows[r->nrows - 1])
+		buf_printf(&b, "%s%s", b.len ? ", " : "", f->string);
+	return buf_detach(&b);
+}
+
+static int parse_ref(struct parser *p, char *id, struct value *out)
+{
+	size_t start = p->pos - strlen(id);
+	char *field = ident(p);
+	int rc = -1;
+	if (!field) {
+		fail(p, "expected a field name after '%s.'", id);
+		goto out;
+	}
+	if (!strcmp(id, "machine")) {
+		const cJSON *v = machine_field(p->b, field);
+		if (!v || (!cJSON_IsNumber(v) && !cJSON_IsString(v) &&
+		           !cJSON_IsBool(v))) {
+			fail(p, "machine.json has no field '%s'%s", field,
+			     p->b->machine ? "" : " (there is no machine.json)");
+			goto out;
+		}
+		cell_value(v, out);
+		rc = 0;
+		goto out;
+	}
+	struct exp_result *r = bundle_get(p->b, id);
+	if (!r->nrows) {
+		fail(p, "no results for experiment '%s'%s", id,
+		     r->meta ? " (it recorded nothing)" : "");
+		goto out;
+	}
+	struct filter f = {0};
+	if (accept(p, "[") && parse_conds(p, &f, "]") != 0) {
+		filter_free(&f);
+		goto out;
+	}
+	int known = 0;
+	value_free(out);
+	out->type = VAL_COL;
+	out->col.field = xstrdup(field);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const cJSON *cell = cJSON_GetObjectItemCaseSensitive(r->rows[i], field);
+		if (!cell)
+			continue;
+		known = 1;
+		if (!cJSON_IsNull(cell) && filter_match(&f, r->rows[i]))
+			*ARRAY_PUSH(out->col.rows, out->col.n) = r->rows[i];
+	}
+	out->col.expr = xstrndup(p->s + start, p->pos - start);
+	filter_free(&f);
+	if (!known) {
+		char *fields = field_list(r);
+		fail(p, "experiment '%s' has no field '%s'; its fields: %s", id,
+		     field, fields);
+		free(fields);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(field);
+	free(id);
+	return rc;
+}
+
+/* ---- functions ------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* All numbers of the arguments: columns contribute every cell. */
+static int gather(struct parser *p, const char *fn, struct value *args,
+                  size_t nargs, double **xs, size_t *n)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		if (args[i].type != VAL_COL) {
+			if (number(p, &args[i], fn) != 0)
+				return -1;
+			*ARRAY_PUSH(*xs, *n) = args[i].num;
+			continue;
+		}
+		for (size_t k = 0; k < args[i].col.n; k++) {
+			double x;
+			if (!row_number(args[i].col.rows[k], args[i].col.field, &x))
+				return fail(p, "%s() needs numbers, but %s holds text",
+				            fn, args[i].col.expr);
+			*ARRAY_PUSH(*xs, *n) = x;
+		}
+	}
+	if (!*n)
+		return fail(p, "%s() of nothing: %s selects no records", fn,
+		            nargs && args[0].type == VAL_COL ? args[0].col.expr
+		                                             : "its argument");
+	return 0;
+}
+
+static int call_arg(struct parser *p, const char *fn, struct value *args,
+                    size_t nargs, struct value *out)
+{
+	if (!strcmp(fn, "argmax") || !strcmp(fn, "argmin")) {
+		if (nargs != 2 || args[0].type != VAL_COL || args[1].type != VAL_STR)
+			return fail(p, "%s(column, field) wants a column and a field "
+			            "name", fn);
+		const struct column *c = &args[0].col;
+		const cJSON *best = NULL;
+		double bx = 0;
+		for (size_t i = 0; i < c->n; i++) {
+			double x;
+			if (!row_number(c->rows[i], c->field, &x))
+				continue;
+			if (!best || (fn[3] == 'm' && fn[4] == 'a' ? x > bx : x < bx)) {
+				best = c->rows[i];
+				bx = x;
+			}
+		}
+		if (!best)
+			return fail(p, "%s(): %s selects no numbers", fn, c->expr);
+		const cJSON *cell = cJSON_GetObjectItemCaseSensitive(best, args[1].str);
+		if (!cell)
+			return fail(p, "%s(): the record has no field '%s'", fn,
+			            args[1].str);
+		value_free(out);
+		cell_value(cell, out);
+		return 0;
+	}
+	return 1; /* not an argmax */
+}
+
+static int call(struct parser *p, const char *fn, struct value *args,
+                size_t nargs, struct value *out)
+{
+	int rc = call_arg(p, fn, args, nargs, out);
+	if (rc <= 0)
+		return rc;
+
+	static const char *aggs[] = {"max", "min", "mean", "median", "sum",
+	                             "count", "first", "last"};
+	for (size_t a = 0; a < sizeof aggs / sizeof aggs[0]; a++) {
+		if (strcmp(fn, aggs[a]))
+			continue;
+		if (!nargs)
+			return fail(p, "%s() needs an argument", fn);
+		if (!strcmp(fn, "count")) {
+			size_t n = 0;
+			for (size_t i = 0; i < nargs; i++)
+				n += args[i].type == VAL_COL ? args[i].col.n : 1;
+			set_num(out, (double)n);
+			return 0;
+		}
+		if ((!strcmp(fn, "first") || !strcmp(fn, "last")) && nargs == 1 &&
+		    args[0].type == VAL_COL) {
+			struct column *c = &args[0].col;
+			if (!c->n)
+				return fail(p, "%s(): %s selects no records", fn, c->expr);
+			value_free(out);
+			cell_value(cJSON_GetObjectItemCaseSensitive(
+			               c->rows[fn[0] == 'f' ? 0 : c->n - 1], c->field),
+			           out);
+			return 0;
+		}
+		double *xs = NULL;
+		size_t n = 0;
+		if (gather(p, fn, args, nargs, &xs, &n) != 0) {
+			free(xs);
+			return -1;
+		}
+		double r = xs[0], sum = 0;
+		for (size_t i = 0; i < n; i++) {
+			sum += xs[i];
+			if (!strcmp(fn, "max") ? xs[i] > r : xs[i] < r)
+				r = xs[i];
+		}
+		if (!strcmp(fn, "sum"))
+			r = sum;
+		else if (!strcmp(fn, "mean"))
+			r = sum / n;
+		else if (!strcmp(fn, "median")) {
+			qsort(xs, n, sizeof *xs, cmp_double);
+			r = n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+		} else if (!strcmp(fn, "first"))
+			r = xs[0];
+		else if (!strcmp(fn, "last"))
+			r = xs[n - 1];
+		free(xs);
+		set_num(out, r);
+		return 0;
+	}
+
+	static const struct {
+		const char *name;
+		int nargs;
+	} maths[] = {{"abs", 1}, {"sqrt", 1}, {"log2", 1}, {"log10", 1},
+	             {"round", 1}, {"pow", 2}};
+	for (size_t m = 0; m < sizeof maths / sizeof maths[0]; m++) {
+		if (strcmp(fn, maths[m].name))
+			continue;
+		if ((int)nargs != maths[m].nargs)
+			return fail(p, "%s() takes %d argument%s", fn, maths[m].nargs,
+			            maths[m].nargs > 1 ? "s" : "");
+		for (size_t i = 0; i < nargs; i++)
+			if (number(p, &args[i], fn) != 0)
+				return -1;
+		double x = args[0].num, r;
+		switch (m) {
+		case 0: r = fabs(x); break;
+		case 1: r = sqrt(x); break;
+		case 2: r = log2(x); break;
+		case 3: r = log10(x); break;
+		case 4: r = round(x); break;
+		default: r = pow(x, args[1].num); break;
+		}
+		set_num(out, r);
+		return 0;
+	}
+	return fail(p, "unknown function '%s'; known: max min mean median sum "
+	            "count first last argmax argmin abs sqrt log2 log10 round pow",
+	            fn);
+}
+
+static int parse_call(struct parser *p, char *fn, struct value *out)
+{
+	struct value *args = NULL;
+	size_t nargs = 0;
+	int rc = -1;
+	int arg_words = !strcmp(fn, "argmax") || !strcmp(fn, "argmin");
+	if (!accept(p, ")")) {
+		do {
+			struct value *v = ARRAY_PUSH(args, nargs);
+			memset(v, 0, sizeof *v);
+			int words = p->words;
+			p->words = arg_words && nargs == 2;
+			int r = parse_expr(p, v);
+			p->words = words;
+			if (r != 0)
+				goto out;
+		} while (accept(p, ","));
+		if (!accept(p, ")")) {
+			fail(p, "expected ')' or ',' at column %zu", p->pos + 1);
+			goto out;
+		}
+	}
+	rc = call(p, fn, args, nargs, out);
+out:
+	for (size_t i = 0; i < nargs; i++)
+		value_free(&args[i]);
+	free(args);
+	free(fn);
+	return rc;
+}
+
+/* ---- the grammar ---------------------------------------------------------- */
+
+static int parse_primary(struct parser *p, struct value *out)
+{
+	skip(p);
+	const char *s = p->s + p->pos;
+	if (accept(p, "(")) {
+		if (parse_expr(p, out) != 0)
+			return -1;
+		if (!accept(p, ")"))
+			return fail(p, "expected ')' at column %zu", p->pos + 1);
+		return 0;
+	}
+	if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
+		char *end;
+		double x = strtod(s, &end);
+		p->pos += (size_t)(end - s);
+		set_num(out, x);
+		return 0;
+	}
+	if (*s == '"' || *s == '\'') {
+		const char *end = strchr(s + 1, *s);
+		if (!end)
+			return fail(p, "unterminated string at column %zu", p->pos + 1);
+		value_free(out);
+		out->type = VAL_STR;
+		out->str = xstrndup(s + 1, (size_t)(end - s - 1));
+		p->pos += (size_t)(end - s) + 1;
+		return 0;
+	}
+	char *name = ident(p);
+	if (!name) {
+		if (!*s)
+			return fail(p, "the expression ends too early");
+		return fail(p, "unexpected '%c' at column %zu", *s, p->pos + 1);
+	}
+	if (accept(p, "("))
+		return parse_call(p, name, out);
+	if (p->s[p->pos] == '.') {
+		p->pos++;
+		return parse_ref(p, name, out);
+	}
+	if (!strcmp(name, "true") || !strcmp(name, "false")) {
+		set_bool(out, name[0] == 't');
+		free(name);
+		return 0;
+	}
+	if (p->words) {
+		/* A bare word: the rest of a value such as 32x16 or sm_90. */
+		while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_' ||
+		       p->s[p->pos] == '-' || p->s[p->pos] == '.')
+			p->pos++;
+		value_free(out);
+		out->type = VAL_STR;
+		out->str = xstrndup(s, (size_t)(p->s + p->pos - s));
+		free(name);
+		return 0;
+	}
+	fail(p, "unknown name '%s'; a value is written experiment.field or "
+	     "machine.field", name);
+	free(name);
+	return -1;
+}
+
+static int parse_unary(struct parser *p, struct value *out)
+{
+	if (accept(p, "-")) {
+		if (parse_unary(p, out) != 0 || number(p, out, "'-'") != 0)
+			return -1;
+		set_num(out, -out->num);
+		return 0;
+	}
+	if (accept(p, "!")) {
+		if (parse_unary(p, out) != 0 || number(p, out, "'!'") != 0)
+			return -1;
+		set_bool(out, out->num == 0);
+		return 0;
+	}
+	/* A word value may start with a digit (32x16): try it as a word. */
+	if (p->words) {
+		skip(p);
+		const char *s = p->s + p->pos;
+		size_t k = 0;
+		while (isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '.' ||
+		       s[k] == '-')
+			k++;
+		char *end;
+		strtod(s, &end);
+		if (k && isdigit((unsigned char)*s) && (size_t)(end - s) < k &&
+		    isalpha((unsigned char)s[end - s])) {
+			value_free(out);
+			out->type = VAL_STR;
+			out->str = xstrndup(s, k);
+			p->pos += k;
+			return 0;
+		}
+	}
+	return parse_primary(p, out);
+}
+
+static int parse_mul(struct parser *p, struct value *out)
+{
+	if (parse_unary(p, out) != 0)
+		return -1;
+	for (;;) {
+		int op = accept(p, "*") ? '*' : accept(p, "/") ? '/' : 0;
+		if (!op)
+			return 0;
+		struct value r = {0};
+		if (number(p, out, op == '*' ? "'*'" : "'/'") != 0 ||
+		    parse_unary(p, &r) != 0 ||
+		    number(p, &r, op == '*' ? "'*'" : "'/'") != 0) {
+			value_free(&r);
+			return -1;
+		}
+		set_num(out, op == '*' ? out->num * r.num : out->num / r.num);
+		value_free(&r);
+	}
+}
+
+static int parse_add(struct parser *p, struct value *out)
+{
+	if (parse_mul(p, out) != 0)
+		return -1;
+	for (;;) {
+		int op = accept(p, "+") ? '+' : accept(p, "-") ? '-' : 0;
+		if (!op)
+			return 0;
+		struct value r = {0};
+		if (number(p, out, op == '+' ? "'+'" : "'-'") != 0 ||
+		    parse_mul(p, &r) != 0 ||
+		    number(p, &r, op == '+' ? "'+'" : "'-'") != 0) {
+			value_free(&r);
+			return -1;
+		}
+		set_num(out, op == '+' ? out->num + r.num : out->num - r.num);
+		value_free(&r);
+	}
+}
+
+static int parse_cmp(struct parser *p, struct value *out)
+{
+	if (parse_add(p, out) != 0)
+		return -1;
+	skip(p);
+	const char *s = p->s + p->pos;
+	if (!strchr("<>=!", *s) || !*s || (*s == '!' && s[1] != '=') ||
+	    (*s == '=' && s[1] != '='))
+		return 0;
+	enum op op;
+	if (parse_op(p, &op) != 0)
+		return -1;
+	struct value r = {0};
+	if (parse_add(p, &r) != 0 || scalar(p, out) != 0 || scalar(p, &r) != 0) {
+		value_free(&r);
+		return -1;
+	}
+	int res;
+	if (out->type == VAL_STR && r.type == VAL_STR) {
+		res = compare(strcmp(out->str, r.str), 0, op);
+	} else if (out->type != VAL_STR && r.type != VAL_STR) {
+		res = compare(out->num, r.num, op);
+	} else {
+		value_free(&r);
+		return fail(p, "cannot compare a string with a number");
+	}
+	value_free(&r);
+	set_bool(out, res);
+	return 0;
+}
+
+static int parse_and(struct parser *p, struct value *out)
+{
+	if (parse_cmp(p, out) != 0)
+		return -1;
+	while (accept(p, "&&")) {
+		struct value r = {0};
+		if (number(p, out, "'&&'") != 0 || parse_cmp(p, &r) != 0 ||
+		    number(p, &r, "'&&'") != 0) {
+			value_free(&r);
+			return -1;
+		}
+		set_bool(out, out->num != 0 && r.num != 0);
+		value_free(&r);
+	}
+	return 0;
+}
+
+static int parse_expr(struct parser *p, struct value *out)
+{
+	if (parse_and(p, out) != 0)
+		return -1;
+	while (accept(p, "||")) {
+		struct value r = {0};
+		if (number(p, out, "'||'") != 0 || parse_and(p, &r) != 0 ||
+		    number(p, &r, "'||'") != 0) {
+			value_free(&r);
+			return -1;
+		}
+		set_bool(out, out->num != 0 || r.num != 0);
+		value_free(&r);
+	}
+	return 0;
+}
+
+int expr_eval(const char *text, struct bundle *b, struct value *out, char **err)
+{
+	struct parser p = {text, 0, b, NULL, 0};
+	memset(out, 0, sizeof *out);
+	if (parse_expr(&p, out) == 0) {
+		skip(&p);
+		if (p.s[p.pos])
+			fail(&p, "unexpected '%s' at column %zu", p.s + p.pos, p.pos + 1);
+	}
+	if (p.err) {
+		value_free(out);
+		*err = p.err;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- formatting ------------------------------------------------------------ */
+
+/* The one conversion of fmt, or 0 when fmt is not acceptable. */
+static char format_conv(const char *fmt)
+{
+	char conv = 0;
+	for (const char *s = fmt; *s; s++) {
+		if (*s != '%')
+			continue;
+		if (s[1] == '%') {
+			s++;
+			continue;
+		}
+		if (conv)
+			return 0;
+		s++;
+		s += strspn(s, "-+ 0#");
+		s += strspn(s, "0123456789");
+		if (*s == '.') {
+			s++;
+			s += strspn(s, "0123456789");
+		}
+		if (!*s || !strchr("fFeEgGdis", *s))
+			return 0;
+		conv = *s;
+	}
+	return conv;
+}
+
+int format_valid(const char *fmt)
+{
+	return format_conv(fmt) != 0;
+}
+
+int value_format(struct value *v, const char *fmt, int html, struct buf *out,
+                 char **err)
+{
+	if (value_scalar(v, err) != 0)
+		return -1;
+	char conv = fmt ? format_conv(fmt) : 0;
+	if (fmt && !conv) {
+		*err = xasprintf("'%s' is not a format for one value; use e.g. "
+		                 "%%.1f, %%.0f, %%d, %%.3g or %%s", fmt);
+		return -1;
+	}
+	char tmp[512];
+	if (v->type == VAL_STR) {
+		if (fmt && conv != 's') {
+			*err = xasprintf("the value is text ('%s'); format it with %%s",
+			                 v->str);
+			return -1;
+		}
+		if (fmt)
+			snprintf(tmp, sizeof tmp, fmt, v->str);
+		else
+			snprintf(tmp, sizeof tmp, "%s", v->str);
+	} else if (v->type == VAL_BOOL && !fmt) {
+		snprintf(tmp, sizeof tmp, "%s", v->num ? "true" : "false");
+	} else if (v->type == VAL_NUM || v->type == VAL_BOOL) {
+		double x = v->num;
+		if (conv == 's') {
+			*err = xasprintf("the value is a number; format it with %%f, "
+			                 "%%g or %%d");
+			return -1;
+		} else if (conv == 'd' || conv == 'i') {
+			snprintf(tmp, sizeof tmp, fmt, (int)llround(x));
+		} else if (fmt) {
+			snprintf(tmp, sizeof tmp, fmt, x);
+		} else if (x == floor(x) && fabs(x) < 1e15) {
+			snprintf(tmp, sizeof tmp, "%.0f", x);
+		} else if (fabs(x) >= 100) {
+			snprintf(tmp, sizeof tmp, "%.0f", x);
+		} else if (fabs(x) >= 10) {
+			snprintf(tmp, sizeof tmp, "%.1f", x);
+		} else {
+			snprintf(tmp, sizeof tmp, "%.3g", x);
+		}
+	} else {
+		*err = xstrdup("the expression has no value");
+		return -1;
+	}
+	if (html)
+		buf_puts_html(out, tmp);
+	else
+		buf_puts(out, tmp);
+	return 0;
+}

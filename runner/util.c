@@ -1,0 +1,369 @@
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "buf.h"
+
+static void oom(void)
+{
+	fputs("labbook: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return buf_detach(&b);
+}
+
+static int ndiag;
+static int quiet;
+
+static void vreport(const char *kind, const char *file, int line,
+                    const char *fmt, va_list ap)
+{
+	if (quiet)
+		return;
+	if (file && line > 0)
+		fprintf(stderr, "%s:%d: %s: ", file, line, kind);
+	else if (file)
+		fprintf(stderr, "%s: %s: ", file, kind);
+	else
+		fprintf(stderr, "labbook: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void diag_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", file, line, fmt, ap);
+	va_end(ap);
+	ndiag++;
+}
+
+void diag(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", NULL, 0, fmt, ap);
+	va_end(ap);
+	ndiag++;
+}
+
+void warn_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning", file, line, fmt, ap);
+	va_end(ap);
+}
+
+int diag_count(void)
+{
+	return ndiag;
+}
+
+void diag_quiet(int q)
+{
+	quiet = q;
+}
+
+char *file_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct buf b = BUF_INIT;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&b, chunk, n);
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		buf_free(&b);
+		errno = EIO;
+		return NULL;
+	}
+	if (len)
+		*len = b.len;
+	return buf_detach(&b);
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int rc = -1;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		diag("cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	const char *p = data;
+	size_t left = len;
+	while (left > 0) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			diag("cannot write %s: %s", path, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	if (close(fd) != 0) {
+		diag("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path) != 0) {
+		diag("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(tmp);
+	return rc;
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+int64_t file_mtime(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return -1;
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+int file_copy(const char *src, const char *dst)
+{
+	size_t len;
+	char *data = file_read(src, &len);
+	if (!data) {
+		diag("cannot read %s: %s", src, strerror(errno));
+		return -1;
+	}
+	int rc = file_write_atomic(dst, data, len);
+	free(data);
+	return rc;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int rc = 0;
+	for (char *s = p + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			diag("cannot create folder %s: %s", p, strerror(errno));
+			rc = -1;
+			break;
+		}
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+int mkdir_parents(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return 0;
+	char *dir = xstrndup(path, (size_t)(slash - path));
+	int rc = mkdir_p(dir);
+	free(dir);
+	return rc;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	if (b[0] == '/' || !a[0])
+		return xstrdup(b);
+	size_t la = strlen(a);
+	return xasprintf("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
+}
+
+char *path_stem(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	return xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
+}
+
+const char *path_ext(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	return dot ? dot : "";
+}
+
+struct hasher {
+	XXH3_state_t *st;
+};
+
+struct hasher *hasher_new(void)
+{
+	struct hasher *h = xmalloc(sizeof *h);
+	h->st = XXH3_createState();
+	if (!h->st)
+		oom();
+	XXH3_128bits_reset(h->st);
+	return h;
+}
+
+void hasher_add(struct hasher *h, const void *data, size_t len)
+{
+	XXH3_128bits_update(h->st, data, len);
+}
+
+void hasher_add_str(struct hasher *h, const char *s)
+{
+	/* The terminating NUL separates fields: "ab"+"c" differs from "a"+"bc". */
+	hasher_add(h, s, strlen(s) + 1);
+}
+
+void hasher_done(struct hasher *h, char out[33])
+{
+	XXH128_hash_t v = XXH3_128bits_digest(h->st);
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)v.high64,
+	         (unsigned long long)v.low64);
+	XXH3_freeState(h->st);
+	free(h);
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void now_iso(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int utf8_valid(const char *s, size_t len, int *bad_line)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int line = 1;
+	for (size_t i = 0; i < len;) {
+		unsigned c = p[i];
+		size_t n;
+		unsigned min;
+		if (c == '\n')
+			line++;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			n = 1, min = 0x80, c &= 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2, min = 0x800, c &= 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3, min = 0x10000, c &= 0x07;
+		} else {
+			goto bad;
+		}
+		for (size_t k = 1; k <= n; k++) {
+			if (i + k >= len || (p[i + k] & 0xc0) != 0x80)
+				goto bad;
+			c = (c << 6) | (p[i + k] & 0x3f);
+		}
+		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			goto bad;
+		i += n + 1;
+	}
+	return 1;
+bad:
+	if (bad_line)
+		*bad_line = line;
+	return 0;
+}
+
+char *str_trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+int str_starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}

@@ -1,0 +1,74 @@
+/*
+ * probe.cu - the GPU facts labbook records in a bundle's machine.json.
+ * Built with no target architecture, so the driver compiles its PTX for
+ * whatever card is present. Prints one JSON object.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+static int attr(cudaDeviceAttr a, int dev)
+{
+	int v = 0;
+	cudaDeviceGetAttribute(&v, a, dev);
+	return v;
+}
+
+static int fp32_lanes(int cc)
+{
+	if (cc < 50)
+		return 192;
+	if (cc == 60 || cc == 70 || cc == 72 || cc == 75 || cc == 80)
+		return 64;
+	return 128;
+}
+
+int main(void)
+{
+	int dev = 0, driver = 0, runtime = 0;
+	cudaDeviceProp p;
+	cudaError_t err = cudaGetDeviceProperties(&p, dev);
+	if (err != cudaSuccess) {
+		fprintf(stderr, "probe: %s\n", cudaGetErrorString(err));
+		return 1;
+	}
+	cudaDriverGetVersion(&driver);
+	cudaRuntimeGetVersion(&runtime);
+	int cc = p.major * 10 + p.minor;
+	int sm_khz = attr(cudaDevAttrClockRate, dev);
+	int mem_khz = attr(cudaDevAttrMemoryClockRate, dev);
+	int bus = attr(cudaDevAttrGlobalMemoryBusWidth, dev);
+	double peak_sm = fp32_lanes(cc) * 2.0 * sm_khz / 1e6;
+	char uuid[64];
+	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+	snprintf(uuid, sizeof uuid,
+	         "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+	         "%02x%02x%02x%02x%02x%02x",
+	         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+	         u[10], u[11], u[12], u[13], u[14], u[15]);
+	printf("{\n");
+	printf("  \"gpu\": \"%s\",\n", p.name);
+	printf("  \"uuid\": \"%s\",\n", uuid);
+	printf("  \"cc\": \"%d.%d\",\n", p.major, p.minor);
+	printf("  \"arch\": \"sm_%d\",\n", cc);
+	printf("  \"sm_count\": %d,\n", p.multiProcessorCount);
+	printf("  \"sm_clock_mhz\": %d,\n", sm_khz / 1000);
+	printf("  \"mem_clock_mhz\": %d,\n", mem_khz / 1000);
+	printf("  \"bus_width_bits\": %d,\n", bus);
+	printf("  \"memory_bytes\": %zu,\n", p.totalGlobalMem);
+	printf("  \"l2_bytes\": %d,\n", p.l2CacheSize);
+	printf("  \"smem_per_sm_bytes\": %zu,\n", p.sharedMemPerMultiprocessor);
+	printf("  \"smem_per_block_optin_bytes\": %zu,\n", p.sharedMemPerBlockOptin);
+	printf("  \"regs_per_sm\": %d,\n", p.regsPerMultiprocessor);
+	printf("  \"max_threads_per_sm\": %d,\n", p.maxThreadsPerMultiProcessor);
+	printf("  \"max_blocks_per_sm\": %d,\n", p.maxBlocksPerMultiProcessor);
+	printf("  \"warp_size\": %d,\n", p.warpSize);
+	printf("  \"fp32_lanes_per_sm\": %d,\n", fp32_lanes(cc));
+	printf("  \"cuda_driver\": \"%d.%d\",\n", driver / 1000, driver % 1000 / 10);
+	printf("  \"cuda_runtime\": \"%d.%d\",\n", runtime / 1000, runtime % 1000 / 10);
+	printf("  \"peak_fp32_gflops_sm\": %.1f,\n", peak_sm);
+	printf("  \"peak_fp32_gflops\": %.1f,\n", peak_sm * p.multiProcessorCount);
+	printf("  \"bw_theoretical_gbps\": %.1f\n",
+	       mem_khz * 1e3 * 2.0 * bus / 8 / 1e9);
+	printf("}\n");
+	return 0;
+}
