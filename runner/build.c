@@ -568,7 +568,9 @@ void machine_add_host(cJSON *m)
 		cJSON_AddBoolToObject(m, "dirty", status && *status);
 		free(status);
 	} else {
-		cJSON_AddStringToObject(m, "commit", "unknown");
+		/* A copy of the tree without .git (a cluster node) may say it. */
+		const char *env = getenv("LABBOOK_COMMIT");
+		cJSON_AddStringToObject(m, "commit", env && *env ? env : "unknown");
 	}
 	free(commit);
 }
