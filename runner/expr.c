@@ -317,7 +317,7 @@ static char *field_list(const struct exp_result *r)
 
 static int parse_ref(struct parser *p, char *id, struct value *out)
 {
-	size_t start = p->pos - strlen(id);
+	size_t start = p->pos - strlen(id) - 1;
 	char *field = ident(p);
 	int rc = -1;
 	if (!field) {

@@ -8,9 +8,12 @@
  * block) and on the whole chip (one block per SM), and the latency of one
  * dependent FMA, which the chapter turns into Little's law.
  *
- *   ilp --ilp 1,2,4,8 --threads 32:1024:32 --fmas 65536
+ *   ilp --ilp 1,2,4,8 --threads 32:1024:32 --fmas 262144
  */
 #include "lab.h"
+
+/* FMAs per loop iteration: enough that loop control costs about 1%. */
+#define BODY 256
 
 /* Each thread performs `fmas` FMAs in total, split over ILP chains. */
 template <int ILP>
@@ -22,7 +25,7 @@ __global__ void fma_chains(float *out, float b, float c, int iters)
 		a[i] = threadIdx.x * 1e-3f + i;
 	for (int it = 0; it < iters; it++) {
 #pragma unroll
-		for (int k = 0; k < 64 / ILP; k++)
+		for (int k = 0; k < BODY / ILP; k++)
 #pragma unroll
 			for (int i = 0; i < ILP; i++)
 				a[i] = fmaf(a[i], b, c);
@@ -54,7 +57,7 @@ template <int ILP>
 static void sweep(const std::vector<long> &threads, int fmas, float *out)
 {
 	const lab::Device &dev = lab::device();
-	int iters = fmas / 64;
+	int iters = fmas / BODY;
 	for (int blocks : {1, dev.sm_count}) {
 		for (long t : threads) {
 			auto launch = [&] {
@@ -62,7 +65,7 @@ static void sweep(const std::vector<long> &threads, int fmas, float *out)
 				                                    iters);
 			};
 			lab::Stats st = lab::time(launch);
-			double flops = 2.0 * iters * 64 * t * blocks;
+			double flops = 2.0 * iters * BODY * t * blocks;
 			lab::Record()
 			    .set("view", blocks == 1 ? "sm" : "chip")
 			    .set("ilp", ILP)
@@ -80,7 +83,7 @@ int main(int argc, char **argv)
 	lab::Args args(argc, argv);
 	std::vector<long> ilps = args.list("--ilp", "1,2,4,8");
 	std::vector<long> threads = args.list("--threads", "32:1024:32");
-	int fmas = (int)args.integer("--fmas", 65536);
+	int fmas = (int)args.integer("--fmas", 262144);
 	const lab::Device &dev = lab::device();
 
 	float *out;

@@ -16,7 +16,7 @@
  *              call alone (host_async), a host clock around launch and
  *              cudaDeviceSynchronize (host_sync), and CUDA events (events).
  *
- *   method --mb 4:512:x2 --timer-mb 1,16,256 --rep-mb 16 --reps 100
+ *   method --mb 4:1024:x2 --timer-mb 1,16,256 --rep-mb 16 --reps 100
  */
 #include <chrono>
 
@@ -238,7 +238,7 @@ static void timers(const Buf &b, size_t bytes, int n)
 int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
-	std::vector<long> mbs = args.list("--mb", "4:512:x2");
+	std::vector<long> mbs = args.list("--mb", "4:1024:x2");
 	std::vector<long> timer_mbs = args.list("--timer-mb", "1,16,256");
 	long rep_mb = args.integer("--rep-mb", 16);
 	int n_reps = (int)args.integer("--reps", 100);

@@ -81,9 +81,13 @@ static void say_hello(int depth)
 	unsigned *counts;
 	LAB_CHECK(cudaMalloc(&counts, (depth + 1) * sizeof(unsigned)));
 	LAB_CHECK(cudaMemset(counts, 0, (depth + 1) * sizeof(unsigned)));
+	/* Device printf output reaches stdout when the host synchronizes;
+	 * flush ours first so the two stay in order. */
+	fflush(stdout);
 	hello<<<2, 2>>>(0, depth, counts, counts + depth);
 	LAB_CHECK_LAUNCH();
 	LAB_CHECK(cudaDeviceSynchronize());
+	fflush(stdout);
 	std::vector<unsigned> h(depth + 1);
 	LAB_CHECK(cudaMemcpy(h.data(), counts, h.size() * sizeof(unsigned),
 	                     cudaMemcpyDeviceToHost));
