@@ -36,6 +36,7 @@ struct exper {
 	double timeout;
 	int allow_error;
 	int cuda;
+	int source_ok;      /* the source exists inside the project */
 
 	enum exp_state state;
 	char *why;          /* a line on the state: failure, staleness */

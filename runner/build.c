@@ -341,8 +341,9 @@ static void compile_failed(struct bundle *b, struct exper *e, const char *log)
 	cJSON_AddStringToObject(info, "command", e->compile_cmd);
 	cJSON_AddStringToObject(info, "output", text ? text : "");
 	cJSON_AddStringToObject(info, "date", date);
-	diag_at(e->ch->path, e->dir->line, "experiment '%s': %s failed to "
-	        "compile:\n%s", e->id, e->source, text ? text : "");
+	(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
+	        "experiment '%s': %s failed to compile:\n%s", e->id, e->source,
+	        text ? text : "");
 	free(text);
 	bundle_fail(b, e->id, info);
 	e->state = ST_FAILED;
@@ -444,7 +445,7 @@ static cJSON *meta_new(const struct exper *e, const struct run_result *r,
 }
 
 static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
-                    size_t k, size_t n, double t0)
+                    const struct toolchain *tc, size_t k, size_t n, double t0)
 {
 	char *tmpdir = path_join(b->dir, ".tmp");
 	char *rec_path = xasprintf("%s/%s.jsonl", tmpdir, e->id);
@@ -457,14 +458,20 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	char **inputs = NULL;
 	char *dep = xasprintf(BUILD_DIR "/%s.d", e->id);
 
-	if (mkdir_p(tmpdir) != 0)
+	if (mkdir_p(tmpdir) != 0) {
+		e->state = ST_FAILED;
+		e->why = xasprintf("the results folder %s cannot be written", b->dir);
 		goto out;
+	}
 	unlink(rec_path);
 	if (o->progress)
 		fprintf(stderr, "[%5.1fs] run %zu/%zu %s%s\n", now_seconds() - t0, k,
 		        n, e->id, e->cuda ? " (GPU)" : "");
-	if (exec_run(argv, env, timeout, o->output_cap, &r) != 0)
+	if (exec_run(argv, env, timeout, o->output_cap, &r) != 0) {
+		e->state = ST_FAILED;
+		e->why = xasprintf("%s could not be started", argv[0]);
 		goto out;
+	}
 	if (r.dropped) {
 		struct buf b2 = BUF_INIT;
 		buf_put(&b2, r.out, r.out_len);
@@ -488,6 +495,9 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	inputs = deps_read(dep, &ninputs);
 	if (!ninputs)
 		*ARRAY_PUSH(inputs, ninputs) = xstrdup(e->source);
+	/* The key now covers what this build included, so the next build
+	 * computes the same one from the inputs recorded in the meta. */
+	keys_compute(e, tc, inputs, ninputs);
 	e->seconds = r.seconds;
 	int ok = r.exit_code == 0 && !r.signal && !r.timed_out && !r.interrupted &&
 	         !rec_bad;
@@ -503,7 +513,8 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		char *why = rec_bad ? xasprintf("its records are malformed: %s.jsonl %s",
 		                                e->id, rec_err)
 		                    : failure_summary(&r, timeout);
-		diag_at(e->ch->path, e->dir->line, "experiment '%s' %s", e->id, why);
+		(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
+		                                     "experiment '%s' %s", e->id, why);
 		cJSON *info = meta_new(e, &r, inputs, ninputs, nrows);
 		cJSON_AddStringToObject(info, "stage", "run");
 		cJSON_AddStringToObject(info, "why", why);
@@ -641,6 +652,7 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 			e->why = xasprintf("source '%s' is %s", e->source, what);
 			continue;
 		}
+		e->source_ok = 1;
 		if (!o->run && !o->compile_only)
 			continue;
 		if (e->cuda && !tc.nvcc) {
@@ -679,7 +691,7 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 				machine_write(b, &tc);
 				gpu_ran = 1;
 			}
-			run_one(e, b, o, ++k, nrun, t0);
+			run_one(e, b, o, &tc, ++k, nrun, t0);
 		}
 		if (!b->machine && ntodo)
 			machine_write(b, &tc);

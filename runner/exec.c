@@ -52,18 +52,23 @@ static void child_exec(char *const argv[], char *const env[], int out_fd)
 	_exit(127);
 }
 
-static void kill_group(pid_t pid)
+/*
+ * Stop the process group: SIGTERM, a grace period, then SIGKILL. Reaps the
+ * leader when it exits in that time; returns 1 then, with its status.
+ */
+static int kill_group(pid_t pid, int *status)
 {
 	kill(-pid, SIGTERM);
 	for (int i = 0; i < 40; i++) {
-		if (waitpid(pid, NULL, WNOHANG) == pid) {
+		if (waitpid(pid, status, WNOHANG) == pid) {
 			/* The leader is gone; its children may not be. */
 			kill(-pid, SIGKILL);
-			return;
+			return 1;
 		}
 		usleep(50000);
 	}
 	kill(-pid, SIGKILL);
+	return 0;
 }
 
 int exec_run(char *const argv[], char *const env[], double timeout,
@@ -102,7 +107,10 @@ int exec_run(char *const argv[], char *const env[], double timeout,
 				r->interrupted = 1;
 			else
 				r->timed_out = 1;
-			kill_group(pid);
+			if (kill_group(pid, &status)) {
+				reaped = 1;
+				reaped_at = now_seconds();
+			}
 		}
 		/* A child that exited but left the pipe to a descendant. */
 		if (reaped && now - reaped_at > 1.0) {

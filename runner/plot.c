@@ -26,11 +26,18 @@ struct series {
 	size_t n;
 };
 
+/* $LABBOOK_GNUPLOT names another gnuplot (or none, to test without one). */
+static const char *gnuplot(void)
+{
+	const char *g = getenv("LABBOOK_GNUPLOT");
+	return g && *g ? g : "gnuplot";
+}
+
 int plot_available(void)
 {
 	static int known = -1;
 	if (known < 0) {
-		char *argv[] = {"gnuplot", "--version", NULL};
+		char *argv[] = {(char *)gnuplot(), "--version", NULL};
 		char *out = exec_capture(argv, 20);
 		known = out != NULL;
 		free(out);
@@ -352,7 +359,7 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
 		} else if (file_write_atomic(gp_path, gp.data, gp.len) == 0) {
 			char *cd = xasprintf("cd '%s'", figdir);
 			char *gpname = xasprintf("%s.gp", d->id);
-			char *argv[] = {"gnuplot", "-e", cd, gpname, NULL};
+			char *argv[] = {(char *)gnuplot(), "-e", cd, gpname, NULL};
 			struct run_result rr;
 			if (exec_run(argv, NULL, 60, 1 << 16, &rr) == 0) {
 				if (rr.exit_code == 0 && file_exists(svg_path)) {

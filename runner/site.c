@@ -207,7 +207,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		error_box(out, "Its records file is malformed:", r->error, NULL);
 		c->errors++;
 	}
-	if (shows(d, "source") && e) {
+	if (shows(d, "source") && e && e->source_ok) {
 		size_t len;
 		char *src = file_read(e->source, &len);
 		if (src) {
@@ -259,7 +259,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 			buf_puts(out, " on ");
 			buf_puts_html(out, mstr(c->b, "gpu"));
 		}
-		buf_printf(out, " in %.1f s · %s · bundle <a href=\"machine.html\">",
+		buf_printf(out, " in %.1f s · %s · bundle <a href=\"provenance.html\">",
 		           cJSON_IsNumber(secs) ? secs->valuedouble : 0.0,
 		           e ? state_name(e->state) : "");
 		buf_puts_html(out, c->b->dir);
@@ -562,7 +562,7 @@ static void banner(const struct bundle *b, const struct site_opts *o,
 			buf_puts(out, ", on ");
 			buf_put_html(out, date, strcspn(date, "T"));
 		}
-		buf_puts(out, " · bundle <a href=\"machine.html\"><code>");
+		buf_puts(out, " · bundle <a href=\"provenance.html\"><code>");
 		buf_puts_html(out, b->dir);
 		buf_puts(out, "</code></a>");
 		if (!o->gpu)
@@ -721,7 +721,7 @@ static int machine_page(struct book *bk, struct bundle *b,
 		}
 	}
 	toc(bk, NULL, &nav);
-	int rc = page_write(o, tmpl, "machine.html", "Machine", nav.data,
+	int rc = page_write(o, tmpl, "provenance.html", "Machine", nav.data,
 	                    banner_html, c.data, "", "", st);
 	buf_free(&c);
 	buf_free(&nav);
@@ -804,7 +804,7 @@ static int index_page(struct book *bk, struct bundle *b,
 			           sum[i].errors, sum[i].errors > 1 ? "s" : "");
 		buf_puts(&c, "</span></li>\n");
 	}
-	buf_puts(&c, "</ol>\n<p><a href=\"machine.html\">The machine</a> behind "
+	buf_puts(&c, "</ol>\n<p><a href=\"provenance.html\">The machine</a> behind "
 	             "the numbers · <a href=\"runs.html\">Run log</a></p>\n");
 	toc(bk, NULL, &nav);
 	(void)b;
@@ -860,7 +860,7 @@ static int copy_assets(struct book *bk, struct bundle *b,
 			rc |= copy_if_changed(rec, dst, &dummy);
 		free(rec);
 		free(dst);
-		if (e->state == ST_FAILED && !file_exists(e->source))
+		if (!e->source_ok)
 			continue;
 		dst = xasprintf("%s/src/%s", o->dir, e->source);
 		if (file_exists(e->source))

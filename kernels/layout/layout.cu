@@ -1,11 +1,15 @@
 /*
  * layout.cu - the same work over two data layouts, timed cold.
  *
- * AoS vs SoA: n particles of four floats (x, y, z, w). The update turns
- * each (x, y) a quarter turn, in place: x' = -y, y' = x; z and w are not
- * touched. As an array of structures the four fields of a particle share 16
- * bytes, so the sectors that bring x and y also bring z and w; as a
- * structure of arrays x and y sit in their own dense arrays.
+ * AoS vs SoA: n particles of eight floats (position x, y, z, velocity
+ * vx, vy, vz, mass, charge). The update turns each (x, y) a quarter turn,
+ * in place: x' = -y, y' = x; the other six fields are not touched. As an
+ * array of structures a particle is one 32-byte sector, so the sector that
+ * brings x and y also brings the six fields nobody asked for; as a
+ * structure of arrays x and y sit in their own dense arrays. Each thread
+ * updates PER_THREAD particles one block apart, loading all of them before
+ * it stores any, so that both layouts keep enough loads in flight to be
+ * limited by DRAM, not by latency.
  *
  * Pitched vs unpitched: a 2D array `width` floats wide (4097 by default, an
  * awkward width) scaled by a 2D grid, out = 2 in + 1. Unpitched rows follow
@@ -19,27 +23,56 @@
  */
 #include "lab.h"
 
-struct __align__(16) Particle {
-	float x, y, z, w;
+#define FIELDS 8     /* floats per particle */
+#define PER_THREAD 4 /* particles per thread, a block apart */
+
+struct __align__(32) Particle {
+	float x, y, z, vx, vy, vz, mass, charge;
 };
+static_assert(sizeof(Particle) == FIELDS * sizeof(float), "one sector");
 
 __global__ void turn_aos(Particle *p, size_t n)
 {
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n) {
-		float x = p[i].x, y = p[i].y;
-		p[i].x = -y;
-		p[i].y = x;
+	size_t base = (size_t)blockIdx.x * blockDim.x * PER_THREAD + threadIdx.x;
+	float x[PER_THREAD] = {}, y[PER_THREAD] = {};
+#pragma unroll
+	for (int k = 0; k < PER_THREAD; k++) {
+		size_t i = base + (size_t)k * blockDim.x;
+		if (i < n) {
+			x[k] = p[i].x;
+			y[k] = p[i].y;
+		}
+	}
+#pragma unroll
+	for (int k = 0; k < PER_THREAD; k++) {
+		size_t i = base + (size_t)k * blockDim.x;
+		if (i < n) {
+			p[i].x = -y[k];
+			p[i].y = x[k];
+		}
 	}
 }
 
-__global__ void turn_soa(float *x, float *y, size_t n)
+__global__ void turn_soa(float *__restrict__ x, float *__restrict__ y,
+                         size_t n)
 {
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n) {
-		float a = x[i], b = y[i];
-		x[i] = -b;
-		y[i] = a;
+	size_t base = (size_t)blockIdx.x * blockDim.x * PER_THREAD + threadIdx.x;
+	float a[PER_THREAD] = {}, b[PER_THREAD] = {};
+#pragma unroll
+	for (int k = 0; k < PER_THREAD; k++) {
+		size_t i = base + (size_t)k * blockDim.x;
+		if (i < n) {
+			a[k] = x[i];
+			b[k] = y[i];
+		}
+	}
+#pragma unroll
+	for (int k = 0; k < PER_THREAD; k++) {
+		size_t i = base + (size_t)k * blockDim.x;
+		if (i < n) {
+			x[i] = -b[k];
+			y[i] = a[k];
+		}
 	}
 }
 
@@ -68,9 +101,11 @@ static bool same(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 static void particles(size_t n, const lab::TimeOpts &opts)
 {
-	std::vector<float> h(4 * n), back(4 * n);
+	std::vector<float> h(FIELDS * n), back(FIELDS * n);
 	lab::fill_uniform(h.data(), h.size(), 8);
-	unsigned blocks = (unsigned)((n + 255) / 256);
+	const unsigned threads = 256;
+	unsigned blocks = (unsigned)((n + threads * PER_THREAD - 1) /
+	                             (threads * PER_THREAD));
 	double bytes = 16.0 * n;
 
 	/* The update runs in place, once per launch; counting the launches
@@ -81,18 +116,19 @@ static void particles(size_t n, const lab::TimeOpts &opts)
 	                     cudaMemcpyHostToDevice));
 	long turns = 0;
 	lab::Stats st = lab::time([&] {
-		turn_aos<<<blocks, 256>>>(aos, n);
+		turn_aos<<<blocks, threads>>>(aos, n);
 		turns++;
 	}, opts);
 	LAB_CHECK(cudaMemcpy(back.data(), aos, n * sizeof(Particle),
 	                     cudaMemcpyDeviceToHost));
 	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
+		const float *p0 = &h[FIELDS * i], *p = &back[FIELDS * i];
 		float x, y;
-		turned(h[4 * i], h[4 * i + 1], turns, &x, &y);
-		ok = same(back[4 * i], x) && same(back[4 * i + 1], y) &&
-		     same(back[4 * i + 2], h[4 * i + 2]) &&
-		     same(back[4 * i + 3], h[4 * i + 3]);
+		turned(p0[0], p0[1], turns, &x, &y);
+		ok = same(p[0], x) && same(p[1], y);
+		for (int f = 2; f < FIELDS && ok; f++)
+			ok = same(p[f], p0[f]);
 	}
 	LAB_CHECK(cudaFree(aos));
 	lab::Record()
@@ -106,29 +142,30 @@ static void particles(size_t n, const lab::TimeOpts &opts)
 	printf("aos        %8.3f ms  %6.0f GB/s%s\n", st.median_ms,
 	       bytes / 1e9 / (st.median_ms * 1e-3), ok ? "" : "  WRONG");
 
-	/* The same particles as four arrays: x[n], y[n], z[n], w[n]. */
+	/* The same particles as FIELDS arrays: x[n], y[n], z[n], ... */
 	float *soa;
-	LAB_CHECK(cudaMalloc(&soa, 4 * n * sizeof(float)));
-	std::vector<float> cols(4 * n);
+	LAB_CHECK(cudaMalloc(&soa, FIELDS * n * sizeof(float)));
+	std::vector<float> cols(FIELDS * n);
 	for (size_t i = 0; i < n; i++)
-		for (int f = 0; f < 4; f++)
-			cols[f * n + i] = h[4 * i + f];
-	LAB_CHECK(cudaMemcpy(soa, cols.data(), 4 * n * sizeof(float),
+		for (int f = 0; f < FIELDS; f++)
+			cols[f * n + i] = h[FIELDS * i + f];
+	LAB_CHECK(cudaMemcpy(soa, cols.data(), FIELDS * n * sizeof(float),
 	                     cudaMemcpyHostToDevice));
 	turns = 0;
 	st = lab::time([&] {
-		turn_soa<<<blocks, 256>>>(soa, soa + n, n);
+		turn_soa<<<blocks, threads>>>(soa, soa + n, n);
 		turns++;
 	}, opts);
-	LAB_CHECK(cudaMemcpy(back.data(), soa, 4 * n * sizeof(float),
+	LAB_CHECK(cudaMemcpy(back.data(), soa, FIELDS * n * sizeof(float),
 	                     cudaMemcpyDeviceToHost));
 	ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
+		const float *p0 = &h[FIELDS * i];
 		float x, y;
-		turned(h[4 * i], h[4 * i + 1], turns, &x, &y);
-		ok = same(back[i], x) && same(back[n + i], y) &&
-		     same(back[2 * n + i], h[4 * i + 2]) &&
-		     same(back[3 * n + i], h[4 * i + 3]);
+		turned(p0[0], p0[1], turns, &x, &y);
+		ok = same(back[i], x) && same(back[n + i], y);
+		for (int f = 2; f < FIELDS && ok; f++)
+			ok = same(back[f * n + i], p0[f]);
 	}
 	LAB_CHECK(cudaFree(soa));
 	lab::Record()
