@@ -230,7 +230,7 @@ enum Mode { HOT, COLD };
 struct TimeOpts {
 	Mode mode = HOT;        /* COLD flushes L2 before every repetition */
 	int warmup = 3;
-	int min_reps = 10;
+	int min_reps = 20;
 	int max_reps = 2000;
 	double target_spread = 0.01; /* stop once (q3-q1)/median is below */
 	double budget_ms = 500;      /* ...or once this much GPU time is spent */

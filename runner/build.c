@@ -10,6 +10,7 @@
 #include "book.h"
 #include "buf.h"
 #include "exec.h"
+#include "ptxas.h"
 #include "util.h"
 
 #define BUILD_DIR "build/exp"
@@ -236,6 +237,11 @@ static char **deps_read(const char *path, size_t *n)
 	for (char *w = strtok_r(text, " \t\r\n", &save); w;
 	     w = strtok_r(NULL, " \t\r\n", &save)) {
 		size_t len = strlen(w);
+		if (!strcmp(w, ":") && *n) {
+			/* "target : deps" (nvcc's spacing): the target is no input. */
+			free(files[--*n]);
+			continue;
+		}
 		if (w[len - 1] == ':')
 			continue;
 		if (w[0] == '/') {
@@ -503,6 +509,16 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	         !rec_bad;
 	if (ok) {
 		cJSON *meta = meta_new(e, &r, inputs, ninputs, nrows);
+		char *log = xasprintf(BUILD_DIR "/%s.log", e->id);
+		char *text = file_read(log, NULL);
+		char *res = text ? ptxas_parse(text) : NULL;
+		free(text);
+		char *res_name = xasprintf("%s_ptxas", e->id);
+		if (res)
+			bundle_put_records(b, res_name, res);
+		free(res);
+		free(res_name);
+		free(log);
 		if (bundle_commit(b, e->id, records, r.out, r.out_len, meta) == 0) {
 			e->state = ST_FRESH;
 		} else {

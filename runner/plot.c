@@ -232,7 +232,7 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
 	/* The gnuplot script, data inline. */
 	buf_printf(&gp, "# labbook chart '%s' (%s:%d), records of '%s' from %s\n",
 	           d->id, path, d->line, data, b->dir);
-	buf_printf(&gp, "set terminal svg size 760,430 dynamic noenhanced "
+	buf_printf(&gp, "set terminal svg size 760,470 dynamic noenhanced "
 	           "font 'DejaVu Sans,13' background rgb 'white'\n");
 	buf_printf(&gp, "set output '%s.svg'\n", d->id);
 	const char *title = dir_opt(d, "title");
@@ -247,7 +247,7 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
 	buf_puts(&gp, "\nset ylabel ");
 	gp_str(&gp, yl ? yl : yf);
 	buf_puts(&gp, "\nset grid lc rgb '#d8d8d8'\nset border lc rgb '#444444'\n"
-	              "set key outside right top samplen 2\nset mouse\n");
+	              "set key below horizontal samplen 2 maxrows 3\n");
 	const char *logx = dir_opt(d, "logx"), *logy = dir_opt(d, "logy");
 	if (logx && !bars)
 		buf_printf(&gp, "set logscale x %s\n", logx);
@@ -326,7 +326,8 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
 		}
 		buf_printf(&gp, ", \\\n     %.10g with lines dt 2 lw 1.5 "
 		           "lc rgb '#555555' title ", v.num);
-		char *t = xasprintf("%s (%.4g)", label, v.num);
+		char *t = fabs(v.num) >= 100 ? xasprintf("%s (%.0f)", label, v.num)
+		                              : xasprintf("%s (%.3g)", label, v.num);
 		gp_str(&gp, t);
 		free(t);
 		value_free(&v);

@@ -267,6 +267,23 @@ out:
 	return rc;
 }
 
+int bundle_put_records(struct bundle *b, const char *name, const char *text)
+{
+	char *path = exp_path(b, name, ".jsonl");
+	int rc = mkdir_p(b->dir) == 0 ? file_write_atomic(path, text, strlen(text))
+	                              : -1;
+	free(path);
+	/* Drop what was read before, so the next bundle_get reads it anew. */
+	for (size_t i = 0; i < b->nexps; i++)
+		if (!strcmp(b->exps[i].id, name)) {
+			exp_result_clear(&b->exps[i]);
+			free(b->exps[i].id);
+			b->exps[i] = b->exps[--b->nexps];
+			break;
+		}
+	return rc;
+}
+
 int bundle_fail(struct bundle *b, const char *id, cJSON *info)
 {
 	int rc = -1;

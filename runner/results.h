@@ -61,6 +61,9 @@ int bundle_set_machine(struct bundle *b, cJSON *m);
 int bundle_commit(struct bundle *b, const char *id, const char *records_text,
                   const char *out, size_t out_len, cJSON *meta);
 
+/* Write extra records as <name>.jsonl (e.g. "ilp_ptxas"). 0 or -1. */
+int bundle_put_records(struct bundle *b, const char *name, const char *text);
+
 /*
  * A failed attempt: writes <id>.error.json (takes ownership of info) and
  * leaves the good files alone. 0 or -1.

@@ -239,6 +239,17 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_put_html(out, r->out, r->out_len);
 		buf_puts(out, "</pre></details>\n");
 	}
+	char *res_id = xasprintf("%s_ptxas", d->id);
+	struct exp_result *res = bundle_get(c->b, res_id);
+	if (res->nrows) {
+		buf_printf(out, "<details class=\"records\"><summary>Registers, "
+		           "shared memory and spills per kernel (ptxas, %zu kernels) "
+		           "· <a href=\"data/%s.jsonl\">JSON lines</a></summary>\n",
+		           res->nrows, res_id);
+		records_table(out, res);
+		buf_puts(out, "</details>\n");
+	}
+	free(res_id);
 	if (r->nrows) {
 		buf_printf(out, "<details class=\"records\"><summary>Records (%zu) · "
 		           "<a href=\"data/%s.jsonl\">JSON lines</a></summary>\n",
@@ -286,7 +297,7 @@ static void render_chart(struct page_ctx *c, const struct directive *d,
 		if (rc != 0)
 			c->errors++;
 	} else if (p.drawn) {
-		buf_printf(out, "<img src=\"%s\" width=\"760\" height=\"430\" "
+		buf_printf(out, "<img src=\"%s\" width=\"760\" height=\"470\" "
 		           "loading=\"lazy\" alt=\"", p.svg);
 		buf_puts_html(out, caption ? caption : d->id);
 		buf_puts(out, "\">\n");
@@ -854,12 +865,15 @@ static int copy_assets(struct book *bk, struct bundle *b,
 	}
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
-		char *rec = xasprintf("%s/%s.jsonl", b->dir, e->id);
-		dst = xasprintf("%s/data/%s.jsonl", o->dir, e->id);
-		if (file_exists(rec))
-			rc |= copy_if_changed(rec, dst, &dummy);
-		free(rec);
-		free(dst);
+		for (int k = 0; k < 2; k++) {
+			const char *suffix = k ? "_ptxas" : "";
+			char *rec = xasprintf("%s/%s%s.jsonl", b->dir, e->id, suffix);
+			dst = xasprintf("%s/data/%s%s.jsonl", o->dir, e->id, suffix);
+			if (file_exists(rec))
+				rc |= copy_if_changed(rec, dst, &dummy);
+			free(rec);
+			free(dst);
+		}
 		if (!e->source_ok)
 			continue;
 		dst = xasprintf("%s/src/%s", o->dir, e->source);

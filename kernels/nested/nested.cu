@@ -138,6 +138,7 @@ int main(int argc, char **argv)
 
 	lab::TimeOpts opts;
 	opts.max_reps = 500;
+	opts.min_reps = 50;
 	const char *variants[] = {"flat", "nested", "fanout"};
 	printf("%-8s %10s %10s\n", "variant", "n", "us");
 	for (long nl : ns) {

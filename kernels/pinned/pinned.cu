@@ -23,8 +23,8 @@ static void point(const char *memory, char *host, char *dev, char *check,
                   const char *src, size_t bytes, Dir dir)
 {
 	lab::TimeOpts opts;
-	opts.budget_ms = 100;
-	opts.max_reps = 100;
+	opts.budget_ms = 300;
+	opts.max_reps = 200;
 	bool ok;
 	lab::Stats st;
 	if (dir == H2D) {

@@ -1,0 +1,83 @@
+/* nvcc's resource report (a fixture recorded on the H100) into fields. */
+#include <stdlib.h>
+
+#include "ptxas.h"
+#include "results.h"
+#include "test.h"
+#include "util.h"
+
+static cJSON *find(cJSON **rows, size_t n, const char *kernel)
+{
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *k = cJSON_GetObjectItem(rows[i], "kernel");
+		if (cJSON_IsString(k) && !strcmp(k->valuestring, kernel))
+			return rows[i];
+	}
+	return NULL;
+}
+
+static double num(const cJSON *row, const char *f)
+{
+	const cJSON *v = row ? cJSON_GetObjectItem(row, f) : NULL;
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+TEST(test_spill_fixture)
+{
+	char *text = file_read("tests/fixtures/ptxas-spill.log", NULL);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	char *jsonl = ptxas_parse(text);
+	cJSON **rows = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	CHECK(jsonl && records_parse(jsonl, &rows, &n, &err) == 0);
+	CHECK(n >= 5);
+	cJSON *dyn = find(rows, n, "fir_dynamic<32>");
+	CHECK(dyn != NULL);
+	CHECK(num(dyn, "registers") == 32);
+	CHECK(num(dyn, "stack_bytes") == 128);
+	CHECK(num(dyn, "spill_store_bytes") == 0);
+	cJSON *unr = find(rows, n, "fir_unrolled<32>");
+	CHECK(num(unr, "registers") == 39);
+	CHECK(num(unr, "stack_bytes") == 0);
+	const cJSON *arch = cJSON_GetObjectItem(dyn, "arch");
+	CHECK(cJSON_IsString(arch) && !strcmp(arch->valuestring, "sm_90"));
+	for (size_t i = 0; i < n; i++)
+		cJSON_Delete(rows[i]);
+	free(rows);
+	free(jsonl);
+	free(text);
+}
+
+TEST(test_spills_and_smem)
+{
+	const char *log =
+	    "ptxas info    : Compiling entry function '_Z3fooPf' for 'sm_80'\n"
+	    "ptxas info    : Function properties for _Z3fooPf\n"
+	    "    376 bytes stack frame, 380 bytes spill stores, 372 bytes spill loads\n"
+	    "ptxas info    : Used 32 registers, used 1 barriers, 4224 bytes smem, 360 bytes cmem[0]\n";
+	char *jsonl = ptxas_parse(log);
+	cJSON **rows = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	CHECK(jsonl && records_parse(jsonl, &rows, &n, &err) == 0 && n == 1);
+	if (n == 1) {
+		CHECK(num(rows[0], "spill_store_bytes") == 380);
+		CHECK(num(rows[0], "spill_load_bytes") == 372);
+		CHECK(num(rows[0], "smem_bytes") == 4224);
+		CHECK(num(rows[0], "registers") == 32);
+		const cJSON *k = cJSON_GetObjectItem(rows[0], "kernel");
+		CHECK(cJSON_IsString(k) && !strcmp(k->valuestring, "foo"));
+		cJSON_Delete(rows[0]);
+	}
+	free(rows);
+	free(jsonl);
+	CHECK(ptxas_parse("nothing here\n") == NULL);
+}
+
+TEST_MAIN({
+	RUN(test_spill_fixture);
+	RUN(test_spills_and_smem);
+})
