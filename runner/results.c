@@ -48,8 +48,9 @@ void bundle_free(struct bundle *b)
 	if (!b)
 		return;
 	for (size_t i = 0; i < b->nexps; i++) {
-		exp_result_clear(&b->exps[i]);
-		free(b->exps[i].id);
+		exp_result_clear(b->exps[i]);
+		free(b->exps[i]->id);
+		free(b->exps[i]);
 	}
 	free(b->exps);
 	cJSON_Delete(b->machine);
@@ -134,10 +135,10 @@ int records_parse(const char *text, cJSON ***rows, size_t *nrows, char **err)
 struct exp_result *bundle_get(struct bundle *b, const char *id)
 {
 	for (size_t i = 0; i < b->nexps; i++)
-		if (!strcmp(b->exps[i].id, id))
-			return &b->exps[i];
-	struct exp_result *r = ARRAY_PUSH(b->exps, b->nexps);
-	memset(r, 0, sizeof *r);
+		if (!strcmp(b->exps[i]->id, id))
+			return b->exps[i];
+	struct exp_result *r = xcalloc(1, sizeof *r);
+	*ARRAY_PUSH(b->exps, b->nexps) = r;
 	r->id = xstrdup(id);
 
 	char *path = exp_path(b, id, ".jsonl");
@@ -273,13 +274,14 @@ int bundle_put_records(struct bundle *b, const char *name, const char *text)
 	int rc = mkdir_p(b->dir) == 0 ? file_write_atomic(path, text, strlen(text))
 	                              : -1;
 	free(path);
-	/* Drop what was read before, so the next bundle_get reads it anew. */
+	/* Replace what was read before; pointers to it stay valid. */
 	for (size_t i = 0; i < b->nexps; i++)
-		if (!strcmp(b->exps[i].id, name)) {
-			exp_result_clear(&b->exps[i]);
-			free(b->exps[i].id);
-			b->exps[i] = b->exps[--b->nexps];
-			break;
+		if (!strcmp(b->exps[i]->id, name)) {
+			struct exp_result *r = b->exps[i];
+			exp_result_clear(r);
+			char *err = NULL;
+			records_parse(text, &r->rows, &r->nrows, &err);
+			free(err);
 		}
 	return rc;
 }

@@ -32,7 +32,7 @@ struct exp_result {
 struct bundle {
 	char *dir;
 	cJSON *machine; /* NULL when there is no machine.json */
-	struct exp_result *exps;
+	struct exp_result **exps; /* each owned; pointers stay valid */
 	size_t nexps;
 };
 
