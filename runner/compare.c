@@ -116,8 +116,9 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 			free(pa);
 			free(pb);
 		}
-		printf("%-12s %zu points of at least %.3f ms, largest %+.2f%%\n", ids[i],
-		       exp_n, o->min_ms, exp_worst);
+		if (exp_n)
+			printf("%-12s %zu points of at least %.3f ms, largest %+.2f%%\n",
+			       ids[i], exp_n, o->min_ms, exp_worst);
 	}
 	printf("summary: %zu points compared, largest difference %+.2f%% (%s), "
 	       "%d over %.1f%%\n", judged, worst, worst_at, above, o->max_diff);
