@@ -24,6 +24,7 @@ struct toolchain {
 	cJSON *probe;       /* the GPU's facts, or NULL */
 	char *arch;         /* sm_XX for nvcc */
 	char *gpu_id;       /* name, uuid and driver, for cache keys */
+	char *cuobjdump;    /* beside nvcc, or NULL */
 };
 
 static char *first_line(const char *s)
@@ -138,8 +139,18 @@ static void toolchain_init(struct toolchain *tc, const struct book *bk,
 	if (!any_cuda)
 		return;
 	tc->nvcc = nvcc_find();
-	if (tc->nvcc)
+	if (tc->nvcc) {
 		tc->nvcc_version = version_of(tc->nvcc, "release");
+		const char *slash = strrchr(tc->nvcc, '/');
+		char *dir = slash ? xstrndup(tc->nvcc, (size_t)(slash - tc->nvcc))
+		                  : xstrdup(".");
+		char *cu = path_join(dir, "cuobjdump");
+		if (access(cu, X_OK) == 0)
+			tc->cuobjdump = cu;
+		else
+			free(cu);
+		free(dir);
+	}
 	if (!o->compile_only)
 		tc->gpu = gpu_present();
 	if (tc->gpu && tc->nvcc)
@@ -169,6 +180,7 @@ static void toolchain_free(struct toolchain *tc)
 	free(tc->cc_version);
 	free(tc->arch);
 	free(tc->gpu_id);
+	free(tc->cuobjdump);
 	cJSON_Delete(tc->probe);
 }
 
@@ -450,6 +462,38 @@ static cJSON *meta_new(const struct exper *e, const struct run_result *r,
 	return m;
 }
 
+/* Mark e failed for the reason why, which it takes (an earlier one is freed). */
+static void exper_fail(struct exper *e, char *why)
+{
+	e->state = ST_FAILED;
+	free(e->why);
+	e->why = why;
+}
+
+/* The SASS of the experiment's kernels, and their instruction counts. */
+static void sass_record(struct bundle *b, const struct exper *e,
+                        const struct toolchain *tc)
+{
+	char *bin = bin_path(e);
+	char *argv[] = {tc->cuobjdump, "-sass", bin, NULL};
+	char *dump = exec_capture(argv, 120);
+	if (dump) {
+		char *clean = sass_clean(dump);
+		char *path = xasprintf("%s/%s.sass", b->dir, e->id);
+		file_write_atomic(path, clean, strlen(clean));
+		char *counts = sass_parse(dump);
+		char *name = xasprintf("%s_sass", e->id);
+		if (counts)
+			bundle_put_records(b, name, counts);
+		free(name);
+		free(counts);
+		free(path);
+		free(clean);
+		free(dump);
+	}
+	free(bin);
+}
+
 static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
                     const struct toolchain *tc, size_t k, size_t n, double t0)
 {
@@ -465,8 +509,8 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	char *dep = xasprintf(BUILD_DIR "/%s.d", e->id);
 
 	if (mkdir_p(tmpdir) != 0) {
-		e->state = ST_FAILED;
-		e->why = xasprintf("the results folder %s cannot be written", b->dir);
+		exper_fail(e, xasprintf("the results folder %s cannot be written",
+		                        b->dir));
 		goto out;
 	}
 	unlink(rec_path);
@@ -474,8 +518,7 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		fprintf(stderr, "[%5.1fs] run %zu/%zu %s%s\n", now_seconds() - t0, k,
 		        n, e->id, e->cuda ? " (GPU)" : "");
 	if (exec_run(argv, env, timeout, o->output_cap, &r) != 0) {
-		e->state = ST_FAILED;
-		e->why = xasprintf("%s could not be started", argv[0]);
+		exper_fail(e, xasprintf("%s could not be started", argv[0]));
 		goto out;
 	}
 	if (r.dropped) {
@@ -509,6 +552,8 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	         !rec_bad;
 	if (ok) {
 		cJSON *meta = meta_new(e, &r, inputs, ninputs, nrows);
+		if (e->cuda && tc->cuobjdump)
+			sass_record(b, e, tc);
 		char *log = xasprintf(BUILD_DIR "/%s.log", e->id);
 		char *text = file_read(log, NULL);
 		char *res = text ? ptxas_parse(text) : NULL;
@@ -522,8 +567,7 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		if (bundle_commit(b, e->id, records, r.out, r.out_len, meta) == 0) {
 			e->state = ST_FRESH;
 		} else {
-			e->state = ST_FAILED;
-			e->why = xstrdup("its results could not be written");
+			exper_fail(e, xstrdup("its results could not be written"));
 		}
 	} else {
 		char *why = rec_bad ? xasprintf("its records are malformed: %s.jsonl %s",
@@ -536,8 +580,7 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		cJSON_AddStringToObject(info, "why", why);
 		cJSON_AddStringToObject(info, "output", r.out);
 		bundle_fail(b, e->id, info);
-		e->state = ST_FAILED;
-		e->why = why;
+		exper_fail(e, why);
 	}
 	if (o->progress)
 		fprintf(stderr, "[%5.1fs] %s %s in %.1f s\n", now_seconds() - t0,

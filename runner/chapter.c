@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "highlight.h"
 #include "util.h"
 
 #define CMARK_OPTS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
@@ -42,6 +43,12 @@ static const struct opt_spec table_opts[] = {
 	{"caption", 0, 0, V_TEXT}, {NULL, 0, 0, V_TEXT},
 };
 
+static const struct opt_spec sass_opts[] = {
+	{"experiment", 1, 0, V_TEXT}, {"kernel", 1, 0, V_TEXT},
+	{"mark", 0, 0, V_TEXT},       {"caption", 0, 0, V_TEXT},
+	{NULL, 0, 0, V_TEXT},
+};
+
 static const struct {
 	const char *name;
 	enum dir_kind kind;
@@ -50,6 +57,7 @@ static const struct {
 	{"experiment", DIR_EXPERIMENT, experiment_opts},
 	{"chart", DIR_CHART, chart_opts},
 	{"table", DIR_TABLE, table_opts},
+	{"sass", DIR_SASS, sass_opts},
 };
 
 const char *dir_kind_name(enum dir_kind k)
@@ -154,7 +162,7 @@ static void directive_parse(struct chapter *ch, struct directive *d,
 	if (!specs) {
 		dir_fail(ch, d, d->line,
 		         "unknown directive '{%s}'; known: {experiment}, {chart}, "
-		         "{table}", close ? name : info);
+		         "{table}, {sass}", close ? name : info);
 		free(name);
 		return;
 	}
@@ -165,7 +173,7 @@ static void directive_parse(struct chapter *ch, struct directive *d,
 	if (*rest)
 		d->id = xstrdup(rest);
 	free(copy);
-	if (d->kind != DIR_TABLE && !d->id)
+	if (d->kind != DIR_TABLE && d->kind != DIR_SASS && !d->id)
 		dir_fail(ch, d, d->line, "{%s} needs an id after the braces, e.g. "
 		         "'```{%s} name'", kinds[d->kind].name, kinds[d->kind].name);
 	else if (d->id && !is_ident(d->id, d->kind != DIR_EXPERIMENT))
@@ -405,21 +413,53 @@ static char *plain_text(cmark_node *node)
 	return buf_detach(&b);
 }
 
+static void html_replace(cmark_node *node, const char *html)
+{
+	cmark_node *rep = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+	cmark_node_set_literal(rep, html);
+	cmark_node_replace(node, rep);
+	cmark_node_free(node);
+}
+
+static int id_taken(const struct chapter *ch, const char *id)
+{
+	if (!strcmp(id, "main"))
+		return 1;
+	for (size_t i = 0; i < ch->nheads; i++)
+		if (!strcmp(ch->heads[i].id, id))
+			return 1;
+	return 0;
+}
+
+/*
+ * A unique id for a heading: its slug, or the slug with -2, -3, ... The
+ * page's own ids (main, exp-*, fig-*) are never taken.
+ */
+static char *heading_id(const struct chapter *ch, const char *text)
+{
+	char *slug = slugify(text);
+	if (str_starts(slug, "exp-") || str_starts(slug, "fig-")) {
+		char *s = xasprintf("section-%s", slug);
+		free(slug);
+		slug = s;
+	}
+	if (!id_taken(ch, slug))
+		return slug;
+	char *id = NULL;
+	for (int n = 2; !id || id_taken(ch, id); n++) {
+		free(id);
+		id = xasprintf("%s-%d", slug, n);
+	}
+	free(slug);
+	return id;
+}
+
 static void heading_replace(struct chapter *ch, cmark_node *node,
                             cmark_llist *exts)
 {
 	int level = cmark_node_get_heading_level(node);
 	char *text = plain_text(node);
-	char *slug = slugify(text);
-	int clash = 0;
-	for (size_t i = 0; i < ch->nheads; i++)
-		if (str_starts(ch->heads[i].id, slug))
-			clash++;
-	if (clash) {
-		char *s = xasprintf("%s-%d", slug, clash + 1);
-		free(slug);
-		slug = s;
-	}
+	char *slug = heading_id(ch, text);
 	struct heading *h = ARRAY_PUSH(ch->heads, ch->nheads);
 	h->level = level;
 	h->id = slug;
@@ -440,11 +480,59 @@ static void heading_replace(struct chapter *ch, cmark_node *node,
 		memmove(endtag, anchor, strlen(anchor) + 1);
 	}
 	free(html);
-	cmark_node *rep = cmark_node_new(CMARK_NODE_HTML_BLOCK);
-	cmark_node_set_literal(rep, lit);
+	html_replace(node, lit);
 	free(lit);
-	cmark_node_replace(node, rep);
-	cmark_node_free(node);
+}
+
+static int is_c_like(const char *lang)
+{
+	static const char *names[] = {"c", "c++", "cpp", "cu", "cuda", "h", NULL};
+	for (const char **n = names; *n; n++)
+		if (!strcmp(lang, *n))
+			return 1;
+	return 0;
+}
+
+/*
+ * A code block becomes a focusable (so it scrolls from the keyboard)
+ * listing, highlighted when its language is C, C++ or CUDA.
+ */
+static void code_replace(cmark_node *node)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	const char *code = cmark_node_get_literal(node);
+	char *lang = xstrndup(info ? info : "", info ? strcspn(info, " \t{") : 0);
+	size_t len = code ? strlen(code) : 0;
+	struct buf b = BUF_INIT;
+	if (len && code[len - 1] == '\n')
+		len--;
+	buf_puts(&b, "<pre class=\"code snippet\" tabindex=\"0\"><code");
+	if (*lang) {
+		buf_puts(&b, " class=\"language-");
+		buf_puts_html(&b, lang);
+		buf_puts(&b, "\"");
+	}
+	buf_puts(&b, ">");
+	if (is_c_like(lang))
+		highlight_c(&b, code ? code : "", len);
+	else
+		buf_put_html(&b, code ? code : "", len);
+	buf_puts(&b, "</code></pre>\n");
+	html_replace(node, b.data);
+	buf_free(&b);
+	free(lang);
+}
+
+/* A table scrolls inside a focusable box of its own on narrow screens. */
+static void table_replace(cmark_node *node, cmark_llist *exts)
+{
+	char *table = cmark_render_html(node, CMARK_OPTS, exts);
+	char *html = xasprintf("<div class=\"table-wrap\" tabindex=\"0\" "
+	                       "role=\"region\" aria-label=\"table\">\n%s</div>\n",
+	                       table);
+	html_replace(node, html);
+	free(html);
+	free(table);
 }
 
 static void directive_replace(struct chapter *ch, cmark_node *node)
@@ -455,11 +543,8 @@ static void directive_replace(struct chapter *ch, cmark_node *node)
 	directive_parse(ch, d, cmark_node_get_fence_info(node),
 	                cmark_node_get_literal(node));
 	char *lit = xasprintf(MARK_OPEN "B%zu" MARK_CLOSE "\n", ch->ndirs - 1);
-	cmark_node *rep = cmark_node_new(CMARK_NODE_HTML_BLOCK);
-	cmark_node_set_literal(rep, lit);
+	html_replace(node, lit);
 	free(lit);
-	cmark_node_replace(node, rep);
-	cmark_node_free(node);
 }
 
 static void chapter_parse(struct chapter *ch, const char *src, size_t len)
@@ -487,25 +572,35 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
 		switch (cmark_node_get_type(n)) {
-		case CMARK_NODE_CODE_BLOCK: {
-			const char *info = cmark_node_get_fence_info(n);
-			if (info && info[0] == '{')
-				*ARRAY_PUSH(nodes, nnodes) = n;
-			break;
-		}
+		case CMARK_NODE_CODE_BLOCK:
 		case CMARK_NODE_HEADING:
 			*ARRAY_PUSH(nodes, nnodes) = n;
 			break;
 		default:
+			if (!strcmp(cmark_node_get_type_string(n), "table"))
+				*ARRAY_PUSH(nodes, nnodes) = n;
 			break;
 		}
 	}
 	cmark_iter_free(it);
 	for (size_t i = 0; i < nnodes; i++) {
-		if (cmark_node_get_type(nodes[i]) == CMARK_NODE_HEADING)
-			heading_replace(ch, nodes[i], extlist);
-		else
-			directive_replace(ch, nodes[i]);
+		cmark_node *n = nodes[i];
+		const char *info;
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_HEADING:
+			heading_replace(ch, n, extlist);
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			info = cmark_node_get_fence_info(n);
+			if (info && info[0] == '{')
+				directive_replace(ch, n);
+			else
+				code_replace(n);
+			break;
+		default:
+			table_replace(n, extlist);
+			break;
+		}
 	}
 	free(nodes);
 
@@ -515,7 +610,8 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 	free(text);
 }
 
-struct chapter *chapter_load(const char *path)
+/* A chapter named after its path, with nothing parsed yet. */
+static struct chapter *chapter_new(const char *path)
 {
 	struct chapter *ch = xcalloc(1, sizeof *ch);
 	ch->path = xstrdup(path);
@@ -529,18 +625,27 @@ struct chapter *chapter_load(const char *path)
 		name = stem;
 	ch->name = xstrdup(*name ? name : stem);
 	free(stem);
+	return ch;
+}
 
-	size_t len;
+static int is_blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+struct chapter *chapter_parse_text(const char *path, const char *src,
+                                   size_t len)
+{
+	struct chapter *ch = chapter_new(path);
 	int bad_line;
-	char *src = file_read(path, &len);
-	if (!src) {
-		ch->error = xasprintf("%s: cannot read: %s", path, strerror(errno));
-		diag_at(path, 0, "cannot read: %s", strerror(errno));
-	} else if (!utf8_valid(src, len, &bad_line)) {
+	if (!utf8_valid(src, len, &bad_line)) {
 		ch->error = xasprintf("%s:%d: not valid UTF-8; save the chapter "
 		                      "as UTF-8", path, bad_line);
 		diag_at(path, bad_line, "not valid UTF-8; save the chapter as UTF-8");
-	} else if (strspn(src, " \t\r\n") == len) {
+	} else if (is_blank(src, len)) {
 		ch->error = xasprintf("%s: the chapter is empty; start it with a "
 		                      "'# Title' line", path);
 		diag_at(path, 0, "the chapter is empty; start it with a '# Title' line");
@@ -552,6 +657,22 @@ struct chapter *chapter_load(const char *path)
 	}
 	if (!ch->title)
 		ch->title = xstrdup(ch->name);
+	return ch;
+}
+
+struct chapter *chapter_load(const char *path)
+{
+	size_t len;
+	char *src = file_read(path, &len);
+	if (!src) {
+		int err = errno;
+		struct chapter *ch = chapter_new(path);
+		ch->error = xasprintf("%s: cannot read: %s", path, strerror(err));
+		diag_at(path, 0, "cannot read: %s", strerror(err));
+		ch->title = xstrdup(ch->name);
+		return ch;
+	}
+	struct chapter *ch = chapter_parse_text(path, src, len);
 	free(src);
 	return ch;
 }

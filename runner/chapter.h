@@ -22,7 +22,7 @@
 #define MARK_OPEN "\xee\x80\x80"
 #define MARK_CLOSE "\xee\x80\x81"
 
-enum dir_kind { DIR_EXPERIMENT, DIR_CHART, DIR_TABLE };
+enum dir_kind { DIR_EXPERIMENT, DIR_CHART, DIR_TABLE, DIR_SASS };
 
 struct dir_opt {
 	char *key;
@@ -73,6 +73,12 @@ struct chapter {
  * counted by diag_count().
  */
 struct chapter *chapter_load(const char *path);
+/*
+ * The same for len bytes of Markdown already in memory (need not end in a
+ * NUL); path names the chapter in messages and gives its name.
+ */
+struct chapter *chapter_parse_text(const char *path, const char *src,
+                                   size_t len);
 void chapter_free(struct chapter *ch);
 
 /* The value of the first option named key, or NULL. */

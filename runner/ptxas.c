@@ -15,7 +15,7 @@ static char *first_line(const char *s)
 }
 
 /* "void fma_chains<1>(float*, float, float, int)" -> "fma_chains<1>". */
-static char *kernel_name(const char *mangled)
+char *kernel_name(const char *mangled)
 {
 	char *argv[] = {"c++filt", (char *)mangled, NULL};
 	char *out = exec_capture(argv, 10);
@@ -104,3 +104,126 @@ char *ptxas_parse(const char *text)
 	return buf_detach(&out);
 }
 
+
+/* The mnemonic of an instruction line, after its address and any predicate:
+ * "@!P0 FFMA.FTZ R10, ..." gives "FFMA". */
+static int sass_op(const char *line, char *op, size_t size)
+{
+	const char *p = strstr(line, "/*");
+	if (!p)
+		return 0;
+	p += 2;
+	size_t hex = strspn(p, "0123456789abcdef");
+	if (!hex || strncmp(p + hex, "*/", 2))
+		return 0;
+	p += hex + 2;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '@') {
+		while (*p && *p != ' ')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	size_t n = 0;
+	while ((p[n] >= 'A' && p[n] <= 'Z') || (n && p[n] >= '0' && p[n] <= '9'))
+		n++;
+	if (!n || n >= size)
+		return 0;
+	memcpy(op, p, n);
+	op[n] = '\0';
+	return 1;
+}
+
+struct sass_count {
+	char op[32];
+	long n;
+};
+
+static void sass_flush(struct buf *out, const char *kernel,
+                       struct sass_count *c, size_t n)
+{
+	long total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += c[i].n;
+	for (size_t i = 0; i < n; i++) {
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "kernel", kernel);
+		cJSON_AddStringToObject(r, "op", c[i].op);
+		cJSON_AddNumberToObject(r, "count", (double)c[i].n);
+		cJSON_AddNumberToObject(r, "total", (double)total);
+		char *t = cJSON_PrintUnformatted(r);
+		buf_printf(out, "%s\n", t);
+		free(t);
+		cJSON_Delete(r);
+	}
+}
+
+char *sass_clean(const char *dump)
+{
+	struct buf out = BUF_INIT;
+	for (const char *p = dump; *p;) {
+		size_t n = strcspn(p, "\n");
+		const char *q = p;
+		while (q < p + n && (*q == ' ' || *q == '\t'))
+			q++;
+		/* Lines holding only the second half of an encoding carry nothing. */
+		int encoding = q + 4 < p + n && !strncmp(q, "/* 0x", 5);
+		if (!encoding) {
+			/* Drop the encoding comment at the end of instruction lines. */
+			const char *enc = NULL;
+			for (const char *s = p; s + 5 < p + n; s++)
+				if (!strncmp(s, "/* 0x", 5))
+					enc = s;
+			size_t keep = enc ? (size_t)(enc - p) : n;
+			while (keep > 0 && p[keep - 1] == ' ')
+				keep--;
+			buf_put(&out, p, keep);
+			buf_putc(&out, '\n');
+		}
+		p += n + (p[n] ? 1 : 0);
+	}
+	return buf_detach(&out);
+}
+
+char *sass_parse(const char *dump)
+{
+	struct buf out = BUF_INIT;
+	struct sass_count *c = NULL;
+	size_t n = 0;
+	char *kernel = NULL;
+	for (const char *p = dump; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = xstrndup(p, len);
+		p += len + (p[len] ? 1 : 0);
+		const char *f = strstr(line, "Function : ");
+		char op[32];
+		if (f) {
+			if (kernel)
+				sass_flush(&out, kernel, c, n);
+			free(kernel);
+			n = 0;
+			kernel = kernel_name(str_trim((char *)f + 11));
+		} else if (kernel && sass_op(line, op, sizeof op)) {
+			size_t i = 0;
+			while (i < n && strcmp(c[i].op, op))
+				i++;
+			if (i == n) {
+				struct sass_count *s = ARRAY_PUSH(c, n);
+				snprintf(s->op, sizeof s->op, "%s", op);
+				s->n = 0;
+			}
+			c[i].n++;
+		}
+		free(line);
+	}
+	if (kernel)
+		sass_flush(&out, kernel, c, n);
+	free(kernel);
+	free(c);
+	if (!out.len) {
+		buf_free(&out);
+		return NULL;
+	}
+	return buf_detach(&out);
+}

@@ -1,5 +1,5 @@
 /*
- * ptxas.h - what the compiler says about each kernel's resources.
+ * ptxas.h - what the compiler says about each kernel: resources, SASS.
  *
  * nvcc -Xptxas=-v prints, per kernel, its registers, shared memory, stack
  * frame and spill traffic. ptxas_parse turns that text into one JSON
@@ -12,5 +12,16 @@
 #define LB_PTXAS_H
 
 char *ptxas_parse(const char *text);
+
+/* "_Z10fma_chainsILi8EEvPfffi" -> "fma_chains<8>". Caller frees. */
+char *kernel_name(const char *mangled);
+
+/*
+ * cuobjdump -sass output: sass_parse counts each kernel's instructions by
+ * mnemonic, as JSON lines {kernel, op, count, total}; sass_clean drops the
+ * binary encodings, leaving the listing a reader wants. Caller frees.
+ */
+char *sass_parse(const char *dump);
+char *sass_clean(const char *dump);
 
 #endif

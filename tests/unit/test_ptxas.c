@@ -77,7 +77,45 @@ TEST(test_spills_and_smem)
 	CHECK(ptxas_parse("nothing here\n") == NULL);
 }
 
+TEST(test_sass_fixture)
+{
+	char *text = file_read("tests/fixtures/sass-ilp.txt", NULL);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	char *jsonl = sass_parse(text);
+	cJSON **rows = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	CHECK(jsonl && records_parse(jsonl, &rows, &n, &err) == 0);
+	double ffma = -1, total = -1, probe = -1;
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *k = cJSON_GetObjectItem(rows[i], "kernel");
+		const cJSON *op = cJSON_GetObjectItem(rows[i], "op");
+		if (!strcmp(k->valuestring, "fma_chains<8>") &&
+		    !strcmp(op->valuestring, "FFMA")) {
+			ffma = num(rows[i], "count");
+			total = num(rows[i], "total");
+		}
+		if (!strcmp(k->valuestring, "lab::lab_clock_probe") &&
+		    !strcmp(op->valuestring, "CS2R"))
+			probe = num(rows[i], "count");
+		cJSON_Delete(rows[i]);
+	}
+	CHECK(ffma == 264);
+	CHECK(total == 304);
+	CHECK(probe >= 1);
+	char *clean = sass_clean(text);
+	CHECK(strstr(clean, "/* 0x") == NULL);
+	CHECK(strstr(clean, "FFMA R10, R2.reuse, R3.reuse, 1 ;") != NULL);
+	free(clean);
+	free(rows);
+	free(jsonl);
+	free(text);
+}
+
 TEST_MAIN({
+	RUN(test_sass_fixture);
 	RUN(test_spill_fixture);
 	RUN(test_spills_and_smem);
 })
