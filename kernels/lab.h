@@ -24,6 +24,9 @@
  *     SM clock is read right after the repetitions with clock64() against
  *     %globaltimer, and a point taken far below the card's rated clock is
  *     flagged `throttled`.
+ *   - under Nsight Compute (LAB_PROFILE set) every point is a single launch
+ *     with no warm-up, flush or clock probe, so the profiler sees each
+ *     kernel once per point.
  *
  * Records are JSON objects, one per line, in the file named by the
  * environment variable LAB_RECORDS; without it they go to stdout, prefixed
@@ -299,8 +302,22 @@ inline double quantile(const std::vector<double> &sorted, double q)
  * statistics of the per-launch time in milliseconds (a repetition's time
  * divided by opts.batch).
  */
+/* Under Nsight Compute (LAB_PROFILE set by labbook) each point is one
+ * launch: the profiler replays it to read its counters. */
+inline bool profiling()
+{
+	static const bool on = getenv("LAB_PROFILE") != nullptr;
+	return on;
+}
+
 template <class F> Stats time(F fn, TimeOpts o = TimeOpts())
 {
+	if (profiling()) {
+		o.warmup = 0;
+		o.min_reps = o.max_reps = 1;
+		o.mode = HOT;
+		o.batch = 1;
+	}
 	for (int i = 0; i < o.warmup; i++)
 		fn();
 	LAB_CHECK_LAUNCH();
@@ -352,7 +369,7 @@ template <class F> Stats time(F fn, TimeOpts o = TimeOpts())
 		sum += v;
 	st.mean_ms = sum / ms.size();
 	st.spread = st.median_ms > 0 ? (st.q3_ms - st.q1_ms) / st.median_ms : 0;
-	st.clock_mhz = sm_clock_mhz();
+	st.clock_mhz = profiling() ? 0 : sm_clock_mhz();
 	st.throttled = st.clock_mhz < 0.85 * device().clock_mhz;
 	st.cold = o.mode == COLD;
 	return st;

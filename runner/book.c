@@ -33,6 +33,8 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	e->source = dir_opt(d, "source");
 	e->args = dir_opt(d, "args");
 	e->flags = dir_opt(d, "flags");
+	e->ncu = dir_opt(d, "ncu");
+	e->ncu_args = dir_opt(d, "ncu-args");
 	const char *t = dir_opt(d, "timeout");
 	e->timeout = t ? atof(t) : 0;
 	const char *ae = dir_opt(d, "allow-error");

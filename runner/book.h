@@ -33,6 +33,8 @@ struct exper {
 	const char *source; /* borrowed from the directive */
 	const char *args;
 	const char *flags;
+	const char *ncu;      /* metrics to read with Nsight Compute, or NULL */
+	const char *ncu_args; /* arguments for the profiled run, or NULL */
 	double timeout;
 	int allow_error;
 	int cuda;

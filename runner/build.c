@@ -10,6 +10,7 @@
 #include "book.h"
 #include "buf.h"
 #include "exec.h"
+#include "ncu.h"
 #include "ptxas.h"
 #include "util.h"
 
@@ -25,6 +26,8 @@ struct toolchain {
 	char *arch;         /* sm_XX for nvcc */
 	char *gpu_id;       /* name, uuid and driver, for cache keys */
 	char *cuobjdump;    /* beside nvcc, or NULL */
+	char *ncu;          /* Nsight Compute, beside nvcc or on PATH, or NULL */
+	char *ncu_version;
 };
 
 static char *first_line(const char *s)
@@ -149,7 +152,14 @@ static void toolchain_init(struct toolchain *tc, const struct book *bk,
 			tc->cuobjdump = cu;
 		else
 			free(cu);
+		char *ncu = path_join(dir, "ncu");
+		if (access(ncu, X_OK) == 0)
+			tc->ncu = ncu;
+		else
+			free(ncu);
 		free(dir);
+		if (tc->ncu)
+			tc->ncu_version = version_of(tc->ncu, "Version");
 	}
 	if (!o->compile_only)
 		tc->gpu = gpu_present();
@@ -181,6 +191,8 @@ static void toolchain_free(struct toolchain *tc)
 	free(tc->arch);
 	free(tc->gpu_id);
 	free(tc->cuobjdump);
+	free(tc->ncu);
+	free(tc->ncu_version);
 	cJSON_Delete(tc->probe);
 }
 
@@ -294,6 +306,8 @@ static void keys_compute(struct exper *e, const struct toolchain *tc,
 	hasher_add_str(h, e->source);
 	hasher_add_str(h, e->args ? e->args : "");
 	hasher_add_str(h, e->flags ? e->flags : "");
+	hasher_add_str(h, e->ncu ? e->ncu : "");
+	hasher_add_str(h, e->ncu_args ? e->ncu_args : "");
 	for (size_t i = 0; i < ninputs; i++) {
 		size_t len;
 		char *data = file_read(inputs[i], &len);
@@ -470,6 +484,50 @@ static void exper_fail(struct exper *e, char *why)
 	e->why = why;
 }
 
+/*
+ * Run the experiment once more under Nsight Compute for the metrics it
+ * asks for, and keep one record per profiled launch as <id>_ncu. A failure
+ * here is reported as a warning: the timed results stand.
+ */
+static void ncu_record(struct bundle *b, const struct exper *e,
+                       const struct toolchain *tc, const struct run_opts *o)
+{
+	struct buf metrics = BUF_INIT;
+	char *copy = xstrdup(e->ncu), *save = NULL;
+	for (char *w = strtok_r(copy, ", ", &save); w;
+	     w = strtok_r(NULL, ", ", &save))
+		buf_printf(&metrics, "%s%s", metrics.len ? "," : "", ncu_metric(w));
+	free(copy);
+	char *bin = bin_path(e);
+	char *cmd = xasprintf("'%s' --csv --clock-control none --print-units base "
+	                      "--print-kernel-base demangled "
+	                      "--metrics %s '%s' %s",
+	                      tc->ncu, metrics.data, bin,
+	                      e->ncu_args ? e->ncu_args : e->args ? e->args : "");
+	char **argv = argv_split(cmd, NULL);
+	char *env[] = {"LAB_PROFILE=1", "LAB_RECORDS=/dev/null", NULL};
+	struct run_result r;
+	double timeout = 4 * (e->timeout > 0 ? e->timeout : o->timeout);
+	if (o->progress)
+		fprintf(stderr, "          profile %s with ncu (%s)\n", e->id, e->ncu);
+	if (exec_run(argv, env, timeout, 64 << 20, &r) == 0) {
+		char *recs = r.exit_code == 0 ? ncu_parse(r.out, e->ncu) : NULL;
+		char *name = xasprintf("%s_ncu", e->id);
+		if (recs)
+			bundle_put_records(b, name, recs);
+		else
+			warn_at(e->ch->path, e->dir->line, "experiment '%s': ncu gave "
+			        "no metrics:\n%.2000s", e->id, r.out);
+		free(name);
+		free(recs);
+		free(r.out);
+	}
+	argv_free(argv);
+	free(cmd);
+	free(bin);
+	buf_free(&metrics);
+}
+
 /* The SASS of the experiment's kernels, and their instruction counts. */
 static void sass_record(struct bundle *b, const struct exper *e,
                         const struct toolchain *tc)
@@ -554,6 +612,8 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		cJSON *meta = meta_new(e, &r, inputs, ninputs, nrows);
 		if (e->cuda && tc->cuobjdump)
 			sass_record(b, e, tc);
+		if (e->cuda && e->ncu && tc->ncu && tc->gpu)
+			ncu_record(b, e, tc, o);
 		char *log = xasprintf(BUILD_DIR "/%s.log", e->id);
 		char *text = file_read(log, NULL);
 		char *res = text ? ptxas_parse(text) : NULL;
@@ -660,7 +720,9 @@ static void machine_write(struct bundle *b, const struct toolchain *tc)
 		cJSON_AddStringToObject(m, "nvcc_flags", "-O3 -std=c++17 -lineinfo");
 	}
 	if (tc->cc_version)
-		cJSON_AddStringToObject(m, "cc", tc->cc_version);
+		cJSON_AddStringToObject(m, "c_compiler", tc->cc_version);
+	if (tc->ncu_version)
+		cJSON_AddStringToObject(m, "ncu", tc->ncu_version);
 	machine_add_host(m);
 	bundle_set_machine(b, m);
 }

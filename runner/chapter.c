@@ -24,6 +24,7 @@ static const struct opt_spec experiment_opts[] = {
 	{"source", 1, 0, V_TEXT},      {"args", 0, 0, V_TEXT},
 	{"flags", 0, 0, V_TEXT},       {"timeout", 0, 0, V_INT},
 	{"allow-error", 0, 0, V_BOOL}, {"show", 0, 0, V_SHOW},
+	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
 	{NULL, 0, 0, V_TEXT},
 };
 
@@ -523,13 +524,16 @@ static void code_replace(cmark_node *node)
 	free(lang);
 }
 
-/* A table scrolls inside a focusable box of its own on narrow screens. */
-static void table_replace(cmark_node *node, cmark_llist *exts)
+/*
+ * Table n of the chapter scrolls inside a focusable box of its own on
+ * narrow screens.
+ */
+static void table_replace(cmark_node *node, cmark_llist *exts, int n)
 {
 	char *table = cmark_render_html(node, CMARK_OPTS, exts);
 	char *html = xasprintf("<div class=\"table-wrap\" tabindex=\"0\" "
-	                       "role=\"region\" aria-label=\"table\">\n%s</div>\n",
-	                       table);
+	                       "role=\"region\" aria-label=\"table %d\">\n%s"
+	                       "</div>\n", n, table);
 	html_replace(node, html);
 	free(html);
 	free(table);
@@ -583,6 +587,7 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 		}
 	}
 	cmark_iter_free(it);
+	int tables = 0;
 	for (size_t i = 0; i < nnodes; i++) {
 		cmark_node *n = nodes[i];
 		const char *info;
@@ -598,7 +603,7 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 				code_replace(n);
 			break;
 		default:
-			table_replace(n, extlist);
+			table_replace(n, extlist, ++tables);
 			break;
 		}
 	}

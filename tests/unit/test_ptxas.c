@@ -1,6 +1,7 @@
 /* nvcc's resource report (a fixture recorded on the H100) into fields. */
 #include <stdlib.h>
 
+#include "ncu.h"
 #include "ptxas.h"
 #include "results.h"
 #include "test.h"
@@ -114,7 +115,42 @@ TEST(test_sass_fixture)
 	free(text);
 }
 
+TEST(test_ncu_fixture)
+{
+	char *text = file_read("tests/fixtures/ncu-divergence.csv", NULL);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	char *jsonl = ncu_parse(text, "branch_efficiency, inst_per_warp");
+	cJSON **rows = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	CHECK(jsonl && records_parse(jsonl, &rows, &n, &err) == 0 && n == 2);
+	if (n == 2) {
+		CHECK_STR(cJSON_GetObjectItem(rows[0], "kernel")->valuestring,
+		          "split<true, 2>");
+		CHECK(num(rows[0], "branch_efficiency") == 100);
+		CHECK(num(rows[0], "inst_per_warp") == 3109.5);
+		CHECK(num(rows[1], "branch_efficiency") == 85.71);
+		CHECK(num(rows[1], "block_threads") == 256);
+		CHECK(num(rows[1], "grid_blocks") == 16384);
+		CHECK(num(rows[1], "launch") == 1);
+	}
+	for (size_t i = 0; i < n; i++)
+		cJSON_Delete(rows[i]);
+	free(rows);
+	free(jsonl);
+	free(text);
+	CHECK_STR(ncu_metric("achieved_occupancy"),
+	          "sm__warps_active.avg.pct_of_peak_sustained_active");
+	CHECK_STR(ncu_metric("dram__bytes_read.sum"), "dram__bytes_read.sum");
+	char *f = ncu_field("dram__bytes_read.sum");
+	CHECK_STR(f, "dram__bytes_read_sum");
+	free(f);
+}
+
 TEST_MAIN({
+	RUN(test_ncu_fixture);
 	RUN(test_sass_fixture);
 	RUN(test_spill_fixture);
 	RUN(test_spills_and_smem);
