@@ -511,13 +511,16 @@ static void ncu_record(struct bundle *b, const struct exper *e,
 	if (o->progress)
 		fprintf(stderr, "          profile %s with ncu (%s)\n", e->id, e->ncu);
 	if (exec_run(argv, env, timeout, 64 << 20, &r) == 0) {
-		char *recs = r.exit_code == 0 ? ncu_parse(r.out, e->ncu) : NULL;
+		/* ncu exits non-zero when a launch of the program fails, which
+		 * an experiment may do on purpose; what it measured still counts. */
+		char *recs = ncu_parse(r.out, e->ncu);
 		char *name = xasprintf("%s_ncu", e->id);
 		if (recs)
 			bundle_put_records(b, name, recs);
 		else
 			warn_at(e->ch->path, e->dir->line, "experiment '%s': ncu gave "
-			        "no metrics:\n%.2000s", e->id, r.out);
+			        "no metrics (exit status %d):\n%.2000s", e->id,
+			        r.exit_code, r.out);
 		free(name);
 		free(recs);
 		free(r.out);
