@@ -35,6 +35,7 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	e->flags = dir_opt(d, "flags");
 	e->ncu = dir_opt(d, "ncu");
 	e->ncu_args = dir_opt(d, "ncu-args");
+	e->env = dir_opt(d, "env");
 	const char *t = dir_opt(d, "timeout");
 	e->timeout = t ? atof(t) : 0;
 	const char *ae = dir_opt(d, "allow-error");

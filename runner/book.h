@@ -35,6 +35,7 @@ struct exper {
 	const char *flags;
 	const char *ncu;      /* metrics to read with Nsight Compute, or NULL */
 	const char *ncu_args; /* arguments for the profiled run, or NULL */
+	const char *env;      /* "NAME=value ..." for the program, or NULL */
 	double timeout;
 	int allow_error;
 	int cuda;

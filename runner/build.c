@@ -39,7 +39,7 @@ static char *nvcc_find(void)
 {
 	const char *env = getenv("NVCC");
 	if (env && *env)
-		return xstrdup(env);
+		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
 	const char *path = getenv("PATH");
 	char *copy = xstrdup(path ? path : ""), *save = NULL, *found = NULL;
 	for (char *d = strtok_r(copy, ":", &save); d && !found;
@@ -308,6 +308,7 @@ static void keys_compute(struct exper *e, const struct toolchain *tc,
 	hasher_add_str(h, e->flags ? e->flags : "");
 	hasher_add_str(h, e->ncu ? e->ncu : "");
 	hasher_add_str(h, e->ncu_args ? e->ncu_args : "");
+	hasher_add_str(h, e->env ? e->env : "");
 	for (size_t i = 0; i < ninputs; i++) {
 		size_t len;
 		char *data = file_read(inputs[i], &len);
@@ -561,7 +562,12 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	char *tmpdir = path_join(b->dir, ".tmp");
 	char *rec_path = xasprintf("%s/%s.jsonl", tmpdir, e->id);
 	char *env_rec = xasprintf("LAB_RECORDS=%s", rec_path);
-	char *env[] = {env_rec, NULL};
+	size_t nvars = 0;
+	char **vars = argv_split(e->env ? e->env : "", &nvars);
+	char **env = xcalloc(nvars + 2, sizeof *env);
+	for (size_t i = 0; i < nvars; i++)
+		env[i] = vars[i];
+	env[nvars] = env_rec;
 	char **argv = run_argv(e);
 	double timeout = e->timeout > 0 ? e->timeout : o->timeout;
 	struct run_result r;
@@ -654,6 +660,8 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 out:
 	free_list(inputs, ninputs);
 	argv_free(argv);
+	argv_free(vars);
+	free(env);
 	free(dep);
 	free(env_rec);
 	free(rec_path);
@@ -753,7 +761,9 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		free_list(inputs, n);
 		char **ca = compile_argv(e, &tc), **ra = run_argv(e);
 		e->compile_cmd = argv_join(ca);
-		e->run_cmd = argv_join(ra);
+		char *run = argv_join(ra);
+		e->run_cmd = e->env ? xasprintf("%s %s", e->env, run) : xstrdup(run);
+		free(run);
 		argv_free(ca);
 		argv_free(ra);
 
@@ -781,8 +791,9 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 			continue;
 		if (e->cuda && !tc.nvcc) {
 			free(e->why);
-			e->why = xstrdup("nvcc was not found (PATH, $CUDA_HOME/bin, "
-			                 "/usr/local/cuda/bin); set NVCC to its path");
+			e->why = xstrdup("nvcc was not found ($NVCC, PATH, "
+			                 "$CUDA_HOME/bin, /usr/local/cuda/bin); install "
+			                 "the CUDA toolkit or set NVCC to its path");
 			if (o->compile_only) {
 				diag_at(e->ch->path, e->dir->line, "experiment '%s': %s",
 				        e->id, e->why);
