@@ -25,6 +25,7 @@ static const struct opt_spec experiment_opts[] = {
 	{"flags", 0, 0, V_TEXT},       {"timeout", 0, 0, V_INT},
 	{"allow-error", 0, 0, V_BOOL}, {"show", 0, 0, V_SHOW},
 	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
+	{"env", 0, 0, V_TEXT},
 	{NULL, 0, 0, V_TEXT},
 };
 
@@ -505,8 +506,6 @@ static void code_replace(cmark_node *node)
 	char *lang = xstrndup(info ? info : "", info ? strcspn(info, " \t{") : 0);
 	size_t len = code ? strlen(code) : 0;
 	struct buf b = BUF_INIT;
-	if (len && code[len - 1] == '\n')
-		len--;
 	buf_puts(&b, "<pre class=\"code snippet\" tabindex=\"0\"><code");
 	if (*lang) {
 		buf_puts(&b, " class=\"language-");
@@ -517,7 +516,8 @@ static void code_replace(cmark_node *node)
 	if (is_c_like(lang))
 		highlight_c(&b, code ? code : "", len);
 	else
-		buf_put_html(&b, code ? code : "", len);
+		buf_put_html(&b, code ? code : "",
+		             len - (len && code[len - 1] == '\n'));
 	buf_puts(&b, "</code></pre>\n");
 	html_replace(node, b.data);
 	buf_free(&b);
