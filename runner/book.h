@@ -7,7 +7,8 @@
  * an experiment is compiled and run again only when its cache key changed:
  * its source and every project file it includes, its arguments and flags,
  * the compiler and its version, and the GPU and driver. Compiles run in
- * parallel; runs are serial, so a timing never shares the card.
+ * parallel; runs are serial on each GPU, so a timing never shares a card,
+ * and with several GPUs each runs its share (CUDA_VISIBLE_DEVICES).
  */
 #ifndef LB_BOOK_H
 #define LB_BOOK_H
@@ -68,6 +69,7 @@ struct run_opts {
 	double timeout;   /* default per-experiment timeout, seconds */
 	size_t output_cap;
 	int progress;     /* show progress lines */
+	int gpus;         /* run on this many GPUs at once; 0: all visible */
 };
 
 /* Load the chapters of dir. 0, or -1 when dir cannot be read (reported). */

@@ -22,6 +22,7 @@ struct toolchain {
 	char *cc;
 	char *cc_version;
 	int gpu;            /* a GPU is present and usable */
+	int ngpus;          /* identical GPUs visible */
 	cJSON *probe;       /* the GPU's facts, or NULL */
 	char *arch;         /* sm_XX for nvcc */
 	char *gpu_id;       /* name, uuid and driver, for cache keys */
@@ -78,16 +79,33 @@ static char *version_of(const char *tool, const char *marker)
 	return v;
 }
 
-static int gpu_present(void)
+/*
+ * The number of GPUs to measure on: those nvidia-smi lists, when they are
+ * all of one model (machine.json describes one); 0 when there is none.
+ */
+static int gpu_count(void)
 {
 	const char *env = getenv("LABBOOK_GPU");
 	if (env && !strcmp(env, "0"))
 		return 0;
-	char *argv[] = {"nvidia-smi", "-L", NULL};
+	char *argv[] = {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader",
+	                NULL};
 	char *out = exec_capture(argv, 30);
-	int yes = out && strstr(out, "GPU ");
+	int n = 0, same = 1;
+	char *first = NULL, *save = NULL;
+	for (char *l = out ? strtok_r(out, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (!*str_trim(l))
+			continue;
+		if (!first)
+			first = xstrdup(l);
+		else if (strcmp(first, l))
+			same = 0;
+		n++;
+	}
+	free(first);
 	free(out);
-	return yes;
+	return same ? n : (n ? 1 : 0);
 }
 
 static cJSON *probe_gpu(const char *nvcc)
@@ -161,8 +179,10 @@ static void toolchain_init(struct toolchain *tc, const struct book *bk,
 		if (tc->ncu)
 			tc->ncu_version = version_of(tc->ncu, "Version");
 	}
-	if (!o->compile_only)
-		tc->gpu = gpu_present();
+	if (!o->compile_only) {
+		tc->ngpus = gpu_count();
+		tc->gpu = tc->ngpus > 0;
+	}
 	if (tc->gpu && tc->nvcc)
 		tc->probe = probe_gpu(tc->nvcc);
 	if (tc->gpu && !tc->probe)
@@ -668,6 +688,121 @@ out:
 	free(tmpdir);
 }
 
+/* Estimated seconds of a run: its last duration, else a minute. */
+static double run_estimate(struct bundle *b, const struct exper *e)
+{
+	struct exp_result *r = bundle_get(b, e->id);
+	const cJSON *s = r->meta ? cJSON_GetObjectItem(r->meta, "seconds") : NULL;
+	return cJSON_IsNumber(s) ? s->valuedouble : 60;
+}
+
+/*
+ * Several GPUs: one worker process per GPU, with CUDA_VISIBLE_DEVICES set,
+ * runs its share of the experiments serially (the longest are spread
+ * first). Each outcome comes back on a pipe; the results are on disk.
+ */
+static void run_parallel(struct exper **list, size_t n, int workers,
+                         struct bundle *b, const struct run_opts *o,
+                         const struct toolchain *tc, double t0)
+{
+	int *owner = xcalloc(n, sizeof *owner);
+	double *load = xcalloc((size_t)workers, sizeof *load);
+	int *taken = xcalloc(n, sizeof *taken);
+	for (size_t done = 0; done < n; done++) {
+		size_t pick = 0;
+		double longest = -1;
+		for (size_t i = 0; i < n; i++)
+			if (!taken[i] && run_estimate(b, list[i]) > longest) {
+				longest = run_estimate(b, list[i]);
+				pick = i;
+			}
+		int w = 0;
+		for (int k = 1; k < workers; k++)
+			if (load[k] < load[w])
+				w = k;
+		taken[pick] = 1;
+		owner[pick] = w;
+		load[w] += longest;
+	}
+	int fds[2];
+	pid_t *pids = xcalloc((size_t)workers, sizeof *pids);
+	if (pipe(fds) != 0) {
+		diag("cannot start the GPU workers: %s", strerror(errno));
+		goto out;
+	}
+	for (int w = 0; w < workers; w++) {
+		pids[w] = fork();
+		if (pids[w] < 0) {
+			diag("cannot start a GPU worker: %s", strerror(errno));
+			continue;
+		}
+		if (pids[w] > 0)
+			continue;
+		close(fds[0]);
+		char dev[16];
+		snprintf(dev, sizeof dev, "%d", w);
+		setenv("CUDA_VISIBLE_DEVICES", dev, 1);
+		size_t k = 0, mine = 0;
+		for (size_t i = 0; i < n; i++)
+			mine += owner[i] == w;
+		for (size_t i = 0; i < n && !exec_stopping(); i++) {
+			if (owner[i] != w)
+				continue;
+			struct exper *e = list[i];
+			run_one(e, b, o, tc, ++k, mine, t0);
+			char *why = xstrdup(e->why ? e->why : "");
+			for (char *c = why; *c; c++)
+				if (*c == '\n' || *c == '\t')
+					*c = ' ';
+			dprintf(fds[1], "%zu\t%d\t%.6f\t%s\n", i, (int)e->state,
+			        e->seconds, why);
+			free(why);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	struct buf msgs = BUF_INIT;
+	char chunk[4096];
+	ssize_t got;
+	while ((got = read(fds[0], chunk, sizeof chunk)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+		buf_put(&msgs, chunk, (size_t)got);
+	}
+	close(fds[0]);
+	for (int w = 0; w < workers; w++)
+		if (pids[w] > 0)
+			while (waitpid(pids[w], NULL, 0) < 0 && errno == EINTR)
+				;
+	bundle_reload(b);
+	char *save = NULL;
+	for (char *l = msgs.data ? strtok_r(msgs.data, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *f[4] = {l, NULL, NULL, NULL};
+		for (int k = 1; k < 4; k++) {
+			f[k] = strchr(f[k - 1], '\t');
+			if (!f[k])
+				break;
+			*f[k]++ = '\0';
+		}
+		size_t i = strtoul(f[0], NULL, 10);
+		if (!f[3] || i >= n)
+			continue;
+		list[i]->state = (enum exp_state)atoi(f[1]);
+		list[i]->seconds = atof(f[2]);
+		free(list[i]->why);
+		list[i]->why = *f[3] ? xstrdup(f[3]) : NULL;
+	}
+	buf_free(&msgs);
+out:
+	free(pids);
+	free(owner);
+	free(load);
+	free(taken);
+}
+
 void machine_add_host(cJSON *m)
 {
 	char date[32];
@@ -815,7 +950,24 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 	size_t nrun = 0, k = 0;
 	for (size_t i = 0; i < ntodo; i++)
 		nrun += todo[i]->state != ST_FAILED;
-	if (!o->compile_only) {
+	int workers = o->gpus > 0 ? o->gpus : tc.ngpus;
+	if (!o->compile_only && workers > 1 && nrun > 1) {
+		struct exper **list = NULL;
+		size_t n = 0;
+		int cuda = 0;
+		for (size_t i = 0; i < ntodo; i++)
+			if (todo[i]->state != ST_FAILED) {
+				*ARRAY_PUSH(list, n) = todo[i];
+				cuda |= todo[i]->cuda;
+			}
+		if (cuda || !b->machine)
+			machine_write(b, &tc);
+		if (o->progress)
+			fprintf(stderr, "[%5.1fs] running %zu experiments on %d GPUs\n",
+			        now_seconds() - t0, n, workers);
+		run_parallel(list, n, workers, b, o, &tc, t0);
+		free(list);
+	} else if (!o->compile_only) {
 		int gpu_ran = 0;
 		for (size_t i = 0; i < ntodo && !exec_stopping(); i++) {
 			struct exper *e = todo[i];

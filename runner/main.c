@@ -43,6 +43,8 @@ static const char usage[] =
 	"  --rerun-all       run everything\n"
 	"  --keep-going      exit 0 even when experiments fail (they are still shown)\n"
 	"  -j N              parallel compiles (default: the number of cores)\n"
+	"  --gpus N          run on N GPUs at once, one experiment per GPU\n"
+	"                    (default: every visible GPU of one model)\n"
 	"  --timeout S       default per-experiment timeout in seconds (default 120)\n"
 	"  --quiet           no progress lines\n"
 	"\n"
@@ -75,7 +77,7 @@ static int cmd_build(int argc, char **argv)
 		if (!strcmp(a, "--chapters") || !strcmp(a, "--results") ||
 		    !strcmp(a, "--site") || !strcmp(a, "--templates") ||
 		    !strcmp(a, "--title") || !strcmp(a, "--rerun") || !strcmp(a, "-j") ||
-		    !strcmp(a, "--timeout")) {
+		    !strcmp(a, "--timeout") || !strcmp(a, "--gpus")) {
 			const char *v = VALUE();
 			if (!v)
 				return usage_error("%s needs a value", a);
@@ -93,6 +95,8 @@ static int cmd_build(int argc, char **argv)
 				*ARRAY_PUSH(ro.rerun, ro.nrerun) = (char *)v;
 			else if (!strcmp(a, "-j") && (ro.jobs = atoi(v)) < 1)
 				return usage_error("-j wants a positive number, not '%s'", v);
+			else if (!strcmp(a, "--gpus") && (ro.gpus = atoi(v)) < 1)
+				return usage_error("--gpus wants a positive number, not '%s'", v);
 			else if (!strcmp(a, "--timeout") && (ro.timeout = atof(v)) <= 0)
 				return usage_error("--timeout wants seconds, not '%s'", v);
 		} else if (!strcmp(a, "--no-run")) {

@@ -132,14 +132,9 @@ int records_parse(const char *text, cJSON ***rows, size_t *nrows, char **err)
 	return 0;
 }
 
-struct exp_result *bundle_get(struct bundle *b, const char *id)
+static void exp_result_load(struct bundle *b, struct exp_result *r)
 {
-	for (size_t i = 0; i < b->nexps; i++)
-		if (!strcmp(b->exps[i]->id, id))
-			return b->exps[i];
-	struct exp_result *r = xcalloc(1, sizeof *r);
-	*ARRAY_PUSH(b->exps, b->nexps) = r;
-	r->id = xstrdup(id);
+	const char *id = r->id;
 
 	char *path = exp_path(b, id, ".jsonl");
 	char *text = file_read(path, NULL);
@@ -163,7 +158,33 @@ struct exp_result *bundle_get(struct bundle *b, const char *id)
 	path = exp_path(b, id, ".error.json");
 	r->failure = read_json(path);
 	free(path);
+}
+
+struct exp_result *bundle_get(struct bundle *b, const char *id)
+{
+	for (size_t i = 0; i < b->nexps; i++)
+		if (!strcmp(b->exps[i]->id, id))
+			return b->exps[i];
+	struct exp_result *r = xcalloc(1, sizeof *r);
+	*ARRAY_PUSH(b->exps, b->nexps) = r;
+	r->id = xstrdup(id);
+	exp_result_load(b, r);
 	return r;
+}
+
+void bundle_reload(struct bundle *b)
+{
+	for (size_t i = 0; i < b->nexps; i++) {
+		exp_result_clear(b->exps[i]);
+		exp_result_load(b, b->exps[i]);
+	}
+	char *path = path_join(b->dir, "machine.json");
+	cJSON *m = read_json(path);
+	free(path);
+	if (m) {
+		cJSON_Delete(b->machine);
+		b->machine = m;
+	}
 }
 
 char *json_print(const cJSON *v)

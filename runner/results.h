@@ -43,6 +43,10 @@ void bundle_free(struct bundle *b);
 /* The results of one experiment, read on first use. Never NULL. */
 struct exp_result *bundle_get(struct bundle *b, const char *id);
 
+/* Read every result and machine.json again, after another process wrote
+ * them; pointers from bundle_get stay valid. */
+void bundle_reload(struct bundle *b);
+
 /*
  * Parse records text (one JSON object per line) into rows. Blank lines are
  * skipped. On a bad line: -1, *err = "LINE: what is wrong" (caller frees),

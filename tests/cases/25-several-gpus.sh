@@ -1,0 +1,66 @@
+# With several GPUs each runs its share at the same time, with its own
+# CUDA_VISIBLE_DEVICES; runs on one GPU never overlap. (--gpus 2 stands in
+# for two visible GPUs; the experiments here are C programs.)
+for k in a b c d; do
+	kernel $k <<'C'
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+int main(void)
+{
+	double t0 = now();
+	struct timespec d = {0, 600000000};
+	nanosleep(&d, NULL);
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	const char *dev = getenv("CUDA_VISIBLE_DEVICES");
+	fprintf(f, "{\"dev\":\"%s\",\"t0\":%.6f,\"t1\":%.6f}\n", dev ? dev : "none",
+	        t0, now());
+	return 0;
+}
+C
+done
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} a
+source: kernels/a/a.c
+```
+
+```{experiment} b
+source: kernels/b/b.c
+```
+
+```{experiment} c
+source: kernels/c/c.c
+```
+
+```{experiment} d
+source: kernels/d/d.c
+```
+MD
+build --gpus 2
+expect_rc 0
+expect_html runs.html ">fresh</span>"
+for k in a b c d; do expect_file "res/$k.jsonl"; done
+python3 - <<'PY' || fail "the runs were not spread over two GPUs, or overlapped on one"
+import json, sys
+runs = [json.loads(open(f"res/{k}.jsonl").read()) for k in "abcd"]
+devs = sorted({r["dev"] for r in runs})
+assert devs == ["0", "1"], devs
+for dev in devs:
+    mine = sorted((r["t0"], r["t1"]) for r in runs if r["dev"] == dev)
+    assert all(a[1] <= b[0] for a, b in zip(mine, mine[1:])), mine
+cross = [(r, s) for r in runs for s in runs if r["dev"] != s["dev"]
+         and r["t0"] < s["t1"] and s["t0"] < r["t1"]]
+assert cross, "no two GPUs ran at the same time"
+PY
+build --gpus 2
+expect_rc 0
+expect_html runs.html ">cached</span>"
