@@ -34,9 +34,11 @@ LIB   = $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 TESTS = $(patsubst tests/unit/%.c,$(BUILD)/test/%,$(wildcard tests/unit/*.c))
 DEPS  = $(OBJS:.o=.d) $(TESTS:=.d)
 LABBOOK = $(BUILD)/labbook
+FUZZERS = $(patsubst runner/fuzz_%.c,%,$(wildcard runner/fuzz_*.c))
+FUZZ_SECONDS ?= 60
 
 .PHONY: all site measure test unit regress kernels bench clean deps format \
-        check-sanitize check-valgrind fuzz check-site
+        check-sanitize check-valgrind fuzz fuzz-run check-site
 
 all: $(LABBOOK)
 
@@ -70,16 +72,40 @@ $(BUILD)/test/%: tests/unit/%.c $(LIB) | $(BUILD)/test
 	$(CC) $(CFLAGS) -Irunner -MMD -MP -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 test: $(LABBOOK) $(TESTS)
-	@tests/run $(TESTS)
+	@LABBOOK=$(abspath $(LABBOOK)) tests/run $(TESTS)
 
 bench: $(LABBOOK)
 	@tools/bench
 
+# A sanitizer's report exits 99, which the cases count as a failure.
 check-sanitize:
+	ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=99:print_stacktrace=1 \
 	$(MAKE) BUILD=build-san CFLAGS='$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-fsanitize=address,undefined' test
 
 check-valgrind: $(LABBOOK) $(TESTS)
-	@VALGRIND=1 tests/run $(TESTS)
+	@VALGRIND=1 LABBOOK=$(abspath $(LABBOOK)) tests/run $(TESTS)
+
+# The built site in a real browser: HTML validity, links, accessibility.
+check-site: site
+	@tools/check-site $(SITE)
+
+# Each libFuzzer target (runner/fuzz_*.c) runs FUZZ_SECONDS on seeds made
+# from the book; what it finds is left in build-fuzz/ as crash-* files.
+fuzz:
+	@tools/install-deps clang libclang-rt-14-dev
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS='$(CFLAGS) -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' fuzz-run
+
+fuzz-run: $(FUZZERS:%=$(BUILD)/fuzz_%)
+	@tools/fuzz-corpus $(BUILD) $(RECORDED)
+	@for f in $(FUZZERS); do \
+		echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
+		$(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			$$(test -f runner/fuzz_$$f.dict && echo -dict=runner/fuzz_$$f.dict) \
+			-artifact_prefix=$(BUILD)/ $(BUILD)/corpus-$$f || exit 1; \
+	done
+
+$(BUILD)/fuzz_%: runner/fuzz_%.c $(LIB)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -Irunner -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 format:
 	clang-format -i runner/*.c runner/*.h tests/unit/*.c

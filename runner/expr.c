@@ -23,7 +23,11 @@ struct parser {
 	struct bundle *b;
 	char *err;
 	int words; /* bare words are strings (filter values, field names) */
+	int depth; /* of nesting, bounded so that the stack is */
 };
+
+/* Deeper than any expression a person writes; far from the stack's end. */
+#define MAX_DEPTH 200
 
 static int parse_expr(struct parser *p, struct value *out);
 static int parse_add(struct parser *p, struct value *out);
@@ -285,7 +289,7 @@ void filter_free(struct filter *f)
 int filter_parse(const char *text, struct bundle *b, struct filter *f,
                  char **err)
 {
-	struct parser p = {text, 0, b, NULL, 0};
+	struct parser p = {text, 0, b, NULL, 0, 0};
 	memset(f, 0, sizeof *f);
 	skip(&p);
 	if (p.s[p.pos] && parse_conds(&p, f, NULL) == 0) {
@@ -433,6 +437,9 @@ static int call_arg(struct parser *p, const char *fn, struct value *args,
 		const cJSON *cell = cJSON_GetObjectItemCaseSensitive(best, args[1].str);
 		if (!cell)
 			return fail(p, "%s(): the record has no field '%s'", fn,
+			            args[1].str);
+		if (cJSON_IsNull(cell))
+			return fail(p, "%s(): the record's '%s' is null", fn,
 			            args[1].str);
 		value_free(out);
 		cell_value(cell, out);
@@ -627,7 +634,9 @@ static int parse_primary(struct parser *p, struct value *out)
 	return -1;
 }
 
-static int parse_unary(struct parser *p, struct value *out)
+static int parse_unary(struct parser *p, struct value *out);
+
+static int parse_unary_ops(struct parser *p, struct value *out)
 {
 	if (accept(p, "-")) {
 		if (parse_unary(p, out) != 0 || number(p, out, "'-'") != 0)
@@ -661,6 +670,18 @@ static int parse_unary(struct parser *p, struct value *out)
 		}
 	}
 	return parse_primary(p, out);
+}
+
+/* Every cycle of the grammar passes here: count the nesting. */
+static int parse_unary(struct parser *p, struct value *out)
+{
+	if (p->depth >= MAX_DEPTH)
+		return fail(p, "the expression nests more than %d deep at column %zu",
+		            MAX_DEPTH, p->pos + 1);
+	p->depth++;
+	int rc = parse_unary_ops(p, out);
+	p->depth--;
+	return rc;
 }
 
 static int parse_mul(struct parser *p, struct value *out)
@@ -770,7 +791,7 @@ static int parse_expr(struct parser *p, struct value *out)
 
 int expr_eval(const char *text, struct bundle *b, struct value *out, char **err)
 {
-	struct parser p = {text, 0, b, NULL, 0};
+	struct parser p = {text, 0, b, NULL, 0, 0};
 	memset(out, 0, sizeof *out);
 	if (parse_expr(&p, out) == 0) {
 		skip(&p);
@@ -787,7 +808,12 @@ int expr_eval(const char *text, struct bundle *b, struct value *out, char **err)
 
 /* ---- formatting ------------------------------------------------------------ */
 
-/* The one conversion of fmt, or 0 when fmt is not acceptable. */
+/*
+ * The one conversion of fmt, or 0 when fmt is not acceptable: its flags
+ * must be defined for the conversion, and a width or precision of more
+ * than two digits is refused (printf would spend seconds and gigabytes on
+ * "%.999999999f").
+ */
 static char format_conv(const char *fmt)
 {
 	char conv = 0;
@@ -801,15 +827,24 @@ static char format_conv(const char *fmt)
 		if (conv)
 			return 0;
 		s++;
-		s += strspn(s, "-+ 0#");
-		s += strspn(s, "0123456789");
+		size_t flags = strspn(s, "-+ 0#");
+		const char *flag = s;
+		s += flags;
+		size_t width = strspn(s, "0123456789");
+		s += width;
+		size_t prec = 0;
 		if (*s == '.') {
 			s++;
-			s += strspn(s, "0123456789");
+			prec = strspn(s, "0123456789");
+			s += prec;
 		}
-		if (!*s || !strchr("fFeEgGdis", *s))
+		if (!*s || !strchr("fFeEgGdis", *s) || width > 2 || prec > 2)
 			return 0;
 		conv = *s;
+		for (size_t i = 0; i < flags; i++)
+			if ((conv == 's' && flag[i] != '-') ||
+			    ((conv == 'd' || conv == 'i') && flag[i] == '#'))
+				return 0;
 	}
 	return conv;
 }
@@ -830,7 +865,8 @@ int value_format(struct value *v, const char *fmt, int html, struct buf *out,
 		                 "%%.1f, %%.0f, %%d, %%.3g or %%s", fmt);
 		return -1;
 	}
-	char tmp[512];
+	/* Text values may be long: no fixed buffer cuts them (or a character). */
+	struct buf tmp = BUF_INIT;
 	if (v->type == VAL_STR) {
 		if (fmt && conv != 's') {
 			*err = xasprintf("the value is text ('%s'); format it with %%s",
@@ -838,11 +874,11 @@ int value_format(struct value *v, const char *fmt, int html, struct buf *out,
 			return -1;
 		}
 		if (fmt)
-			snprintf(tmp, sizeof tmp, fmt, v->str);
+			buf_printf(&tmp, fmt, v->str);
 		else
-			snprintf(tmp, sizeof tmp, "%s", v->str);
+			buf_printf(&tmp, "%s", v->str);
 	} else if (v->type == VAL_BOOL && !fmt) {
-		snprintf(tmp, sizeof tmp, "%s", v->num ? "true" : "false");
+		buf_printf(&tmp, "%s", v->num ? "true" : "false");
 	} else if (v->type == VAL_NUM || v->type == VAL_BOOL) {
 		double x = v->num;
 		if (conv == 's') {
@@ -850,25 +886,26 @@ int value_format(struct value *v, const char *fmt, int html, struct buf *out,
 			                 "%%g or %%d");
 			return -1;
 		} else if (conv == 'd' || conv == 'i') {
-			snprintf(tmp, sizeof tmp, fmt, (int)llround(x));
+			buf_printf(&tmp, fmt, (int)llround(x));
 		} else if (fmt) {
-			snprintf(tmp, sizeof tmp, fmt, x);
+			buf_printf(&tmp, fmt, x);
 		} else if (x == floor(x) && fabs(x) < 1e15) {
-			snprintf(tmp, sizeof tmp, "%.0f", x);
+			buf_printf(&tmp, "%.0f", x);
 		} else if (fabs(x) >= 100) {
-			snprintf(tmp, sizeof tmp, "%.0f", x);
+			buf_printf(&tmp, "%.0f", x);
 		} else if (fabs(x) >= 10) {
-			snprintf(tmp, sizeof tmp, "%.1f", x);
+			buf_printf(&tmp, "%.1f", x);
 		} else {
-			snprintf(tmp, sizeof tmp, "%.3g", x);
+			buf_printf(&tmp, "%.3g", x);
 		}
 	} else {
 		*err = xstrdup("the expression has no value");
 		return -1;
 	}
 	if (html)
-		buf_puts_html(out, tmp);
+		buf_put_html(out, tmp.data ? tmp.data : "", tmp.len);
 	else
-		buf_puts(out, tmp);
+		buf_put(out, tmp.data ? tmp.data : "", tmp.len);
+	buf_free(&tmp);
 	return 0;
 }

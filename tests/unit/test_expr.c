@@ -104,6 +104,20 @@ TEST(test_formats)
 	CHECK(!format_valid("%s%s"));
 	CHECK(format_valid("%.1f GB/s"));
 	CHECK(format_valid("%+8.3e"));
+	CHECK(format_valid("%-12s"));
+	/* printf spent seconds and gigabytes on these. */
+	CHECK(!format_valid("%.999999999f"));
+	CHECK(!format_valid("%2147483648f"));
+	CHECK(!format_valid("%123d"));
+	/* Flags that C leaves undefined for the conversion. */
+	CHECK(!format_valid("%#d"));
+	CHECK(!format_valid("%05s"));
+	/* A long text value is not cut. */
+	char text[703], want[701];
+	memset(want, 'x', 700);
+	want[700] = '\0';
+	snprintf(text, sizeof text, "'%s'", want);
+	EVAL(text, "%s", want);
 }
 
 TEST(test_errors)
@@ -123,6 +137,33 @@ TEST(test_errors)
 	EVAL_ERR("machine.gpu > 1", "cannot compare");
 	EVAL_ERR("ilp.gflops[ilp 8]", "expected a comparison");
 	EVAL_ERR("'open", "unterminated string");
+	/* A null picked by argmax() crashed a filter (strcmp on NULL). */
+	EVAL_ERR("count(nul.g[k=argmax(nul.g, note)])", "'note' is null");
+	EVAL_ERR("argmax(nul.g, note) == 1", "'note' is null");
+	EVAL("argmax(nul.g, k)", NULL, "b");
+}
+
+/* Deep nesting overflowed the stack. */
+TEST(test_nesting)
+{
+	static char deep[100002];
+	memset(deep, '(', 100000);
+	deep[100000] = '1';
+	EVAL_ERR(deep, "nests more than 200 deep");
+	memset(deep, '-', 100000);
+	EVAL_ERR(deep, "nests more than 200 deep");
+	memset(deep, '!', 100000);
+	EVAL_ERR(deep, "nests more than 200 deep");
+	memcpy(deep, "max(", 4);
+	EVAL_ERR(deep, "nests more than 200 deep");
+	EVAL("((((((((((1))))))))))", NULL, "1");
+	EVAL("- - - - 2", NULL, "2");
+	struct filter f;
+	char *err = NULL;
+	memset(deep, '(', 100000);
+	memcpy(deep, "ilp=", 4);
+	CHECK(filter_parse(deep, b, &f, &err) != 0 && strstr(err, "nests"));
+	free(err);
 }
 
 TEST(test_filter)
@@ -161,12 +202,16 @@ TEST_MAIN({
 	      "\n"
 	      "{\"view\":\"sm\",\"ilp\":8,\"threads\":32,\"gflops\":98}\n"
 	      "{\"view\":\"sm\",\"ilp\":8,\"threads\":1024,\"gflops\":480}\n");
+	put_file(dir, "nul.jsonl",
+	      "{\"k\":\"a\",\"g\":1,\"note\":null}\n"
+	      "{\"k\":\"b\",\"g\":2,\"note\":null}\n");
 	b = bundle_open(dir);
 	RUN(test_machine);
 	RUN(test_columns);
 	RUN(test_arithmetic_logic);
 	RUN(test_formats);
 	RUN(test_errors);
+	RUN(test_nesting);
 	RUN(test_filter);
 	bundle_free(b);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
