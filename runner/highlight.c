@@ -45,6 +45,9 @@ static void span(struct buf *out, const char *cls, const char *s, size_t n)
 
 void highlight_c(struct buf *out, const char *src, size_t len)
 {
+	/* The newline that ends the last line starts no line of its own. */
+	if (len && src[len - 1] == '\n')
+		len--;
 	buf_puts(out, "<span class=\"line\">");
 	size_t i = 0;
 	int line_start = 1;

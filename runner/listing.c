@@ -96,7 +96,7 @@ int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
 		buf_printf(out, ", %zu of them ", nmarked);
 		buf_puts_html(out, marks);
 	}
-	buf_puts(out, "</summary>\n<pre class=\"code sass\"><code>");
+	buf_puts(out, "</summary>\n<pre class=\"code sass\" tabindex=\"0\"><code>");
 	buf_put(out, body.data ? body.data : "", body.len);
 	buf_puts(out, "</code></pre></details>\n");
 	buf_free(&body);

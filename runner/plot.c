@@ -249,8 +249,17 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
 	buf_puts(&gp, "\nset grid lc rgb '#d8d8d8'\nset border lc rgb '#444444'\n"
 	              "set key below horizontal samplen 2 maxrows 3\n");
 	const char *logx = dir_opt(d, "logx"), *logy = dir_opt(d, "logy");
-	if (logx && !bars)
+	if (logx && !bars) {
 		buf_printf(&gp, "set logscale x %s\n", logx);
+		/* Large powers of two read better as powers than as digits. */
+		double xmax = 0;
+		for (size_t s = 0; s < nser; s++)
+			for (size_t i = 0; i < ser[s].n; i++)
+				if (ser[s].pts[i].x > xmax)
+					xmax = ser[s].pts[i].x;
+		if (!strcmp(logx, "2") && xmax >= 1e5)
+			buf_puts(&gp, "set format x '2^%L'\n");
+	}
 	if (logy)
 		buf_printf(&gp, "set logscale y %s\n", logy);
 	else

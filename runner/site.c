@@ -1,5 +1,6 @@
 #include "site.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "chapter.h"
 #include "expr.h"
 #include "highlight.h"
+#include "listing.h"
 #include "plot.h"
 #include "util.h"
 
@@ -22,7 +24,10 @@ struct page_ctx {
 	struct chapter *ch;
 	int number;   /* chapter number */
 	int figures;  /* figures so far on this page */
+	int tables;   /* tables so far on this page */
 	int claims, claims_failed, errors;
+	cJSON *search; /* the search index, which the page adds its sections to */
+	char *lead;    /* the chapter's first sentence, once the page is made */
 };
 
 /* ---- small pieces ----------------------------------------------------------- */
@@ -71,6 +76,30 @@ static void cell_html(struct buf *out, const cJSON *c, const char *fmt)
 static int row_wrong(const cJSON *row)
 {
 	return cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"));
+}
+
+/* A box that scrolls a wide table on a narrow screen, from the keyboard too. */
+static void table_wrap_open(struct buf *out, const char *label, const char *id)
+{
+	buf_puts(out, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" "
+	              "aria-label=\"");
+	buf_puts_html(out, label);
+	if (id) {
+		buf_puts(out, " ");
+		buf_puts_html(out, id);
+	}
+	buf_puts(out, "\">");
+}
+
+/* A number as the book writes it (value_format's default), as plain text. */
+static void num_text(struct buf *out, double x)
+{
+	struct value v = {VAL_NUM, x, NULL, {0}};
+	char *err = NULL;
+	if (value_format(&v, NULL, 0, out, &err) != 0) {
+		buf_printf(out, "%g", x);
+		free(err);
+	}
 }
 
 /* ---- inline values and claims ----------------------------------------------- */
@@ -129,13 +158,20 @@ static const char *state_name(enum exp_state s)
 	return "";
 }
 
+/* The state as one word, for a class attribute. */
+static const char *state_class(enum exp_state s)
+{
+	return s == ST_MISSING ? "missing" : state_name(s);
+}
+
 static int shows(const struct directive *d, const char *what)
 {
 	const char *s = dir_opt(d, "show");
 	return !s || strstr(s, what);
 }
 
-static void records_table(struct buf *out, const struct exp_result *r)
+static void records_table(struct buf *out, const struct exp_result *r,
+                          const char *label)
 {
 	/* Columns: the union of fields, in order of first appearance. */
 	const char **cols = NULL;
@@ -151,7 +187,8 @@ static void records_table(struct buf *out, const struct exp_result *r)
 				*ARRAY_PUSH(cols, ncols) = f->string;
 		}
 	}
-	buf_puts(out, "<div class=\"table-wrap\"><table class=\"records\"><thead><tr>");
+	table_wrap_open(out, label, r->id);
+	buf_puts(out, "<table class=\"records\"><thead><tr>");
 	for (size_t k = 0; k < ncols; k++) {
 		buf_puts(out, "<th scope=\"col\">");
 		buf_puts_html(out, cols[k]);
@@ -185,7 +222,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	buf_printf(out, "<div class=\"exp-head\"><span class=\"exp-id\">"
 	           "experiment <strong>%s</strong></span> <span class=\"state %s\">"
 	           "%s</span></div>\n", d->id,
-	           e ? state_name(e->state) : "failed",
+	           e ? state_class(e->state) : "failed",
 	           e ? state_name(e->state) : "failed");
 	if (e && e->state == ST_FAILED) {
 		const cJSON *f = r->failure;
@@ -217,9 +254,12 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 			buf_printf(out, "<details class=\"source\"%s><summary>Source: "
 			           "<code>", lines <= 40 ? " open" : "");
 			buf_puts_html(out, e->source);
-			buf_printf(out, "</code> (%d lines) · <a href=\"src/", lines);
+			buf_printf(out, "</code> (%d lines)</summary>\n<p class=\"files\">"
+			           "<a href=\"src/", lines);
 			buf_puts_html(out, e->source);
-			buf_puts(out, "\">raw</a></summary>\n<pre class=\"code\"><code>");
+			buf_puts(out, "\">The source file</a>, to download or read "
+			              "whole.</p>\n<pre class=\"code\" tabindex=\"0\">"
+			              "<code>");
 			highlight_c(out, src, len);
 			buf_puts(out, "</code></pre></details>\n");
 			free(src);
@@ -227,15 +267,16 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	}
 	const cJSON *m = r->meta;
 	if (shows(d, "command") && e) {
-		buf_puts(out, "<div class=\"command\"><span class=\"prompt\">$</span> <code>");
+		buf_puts(out, "<div class=\"command\"><p><span class=\"prompt\">$</span> "
+		              "<code>");
 		buf_puts_html(out, e->compile_cmd ? e->compile_cmd : "");
-		buf_puts(out, "</code><br><span class=\"prompt\">$</span> <code>");
+		buf_puts(out, "</code></p><p><span class=\"prompt\">$</span> <code>");
 		buf_puts_html(out, e->run_cmd ? e->run_cmd : "");
-		buf_puts(out, "</code></div>\n");
+		buf_puts(out, "</code></p></div>\n");
 	}
 	if (shows(d, "output") && r->out) {
 		buf_puts(out, "<details class=\"output\" open><summary>Output</summary>"
-		              "<pre class=\"output\">");
+		              "<pre class=\"output\" tabindex=\"0\">");
 		buf_put_html(out, r->out, r->out_len);
 		buf_puts(out, "</pre></details>\n");
 	}
@@ -243,18 +284,20 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	struct exp_result *res = bundle_get(c->b, res_id);
 	if (res->nrows) {
 		buf_printf(out, "<details class=\"records\"><summary>Registers, "
-		           "shared memory and spills per kernel (ptxas, %zu kernels) "
-		           "· <a href=\"data/%s.jsonl\">JSON lines</a></summary>\n",
-		           res->nrows, res_id);
-		records_table(out, res);
+		           "shared memory and spills per kernel (ptxas, %zu kernels)"
+		           "</summary>\n<p class=\"files\"><a href=\"data/%s.jsonl\">"
+		           "The ptxas report as JSON lines</a></p>\n", res->nrows,
+		           res_id);
+		records_table(out, res, "ptxas report of");
 		buf_puts(out, "</details>\n");
 	}
 	free(res_id);
 	if (r->nrows) {
-		buf_printf(out, "<details class=\"records\"><summary>Records (%zu) · "
-		           "<a href=\"data/%s.jsonl\">JSON lines</a></summary>\n",
-		           r->nrows, d->id);
-		records_table(out, r);
+		buf_printf(out, "<details class=\"records\"><summary>Records (%zu)"
+		           "</summary>\n<p class=\"files\"><a href=\"data/%s.jsonl\">"
+		           "All %zu records as JSON lines</a></p>\n", r->nrows, d->id,
+		           r->nrows);
+		records_table(out, r, "records of");
 		buf_puts(out, "</details>\n");
 	}
 	if (m) {
@@ -284,6 +327,164 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 
 /* ---- charts and tables -------------------------------------------------------- */
 
+/* A field of a record as plain text; a number as the book writes one. */
+static void field_text(struct buf *out, const cJSON *f)
+{
+	if (cJSON_IsString(f))
+		buf_puts(out, f->valuestring);
+	else if (cJSON_IsNumber(f))
+		num_text(out, f->valuedouble);
+	else if (cJSON_IsBool(f))
+		buf_puts(out, cJSON_IsTrue(f) ? "true" : "false");
+}
+
+/* Append the distinct values of field in rows, in order, at most max of them. */
+static void distinct_text(struct buf *out, const cJSON **rows, size_t n,
+                          const char *field, size_t max)
+{
+	const cJSON **seen = NULL;
+	size_t nseen = 0;
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(rows[i], field);
+		size_t k = 0;
+		while (k < nseen && !cJSON_Compare(seen[k], f, 1))
+			k++;
+		if (k == nseen && f)
+			*ARRAY_PUSH(seen, nseen) = f;
+	}
+	for (size_t k = 0; k < nseen && k < max; k++) {
+		buf_puts(out, k ? ", " : "");
+		field_text(out, seen[k]);
+	}
+	if (nseen > max)
+		buf_printf(out, " and %zu more", nseen - max);
+	free(seen);
+}
+
+/* The limit lines of a chart: "label (value)", as plain text. */
+static void chart_alt_limits(struct page_ctx *c, const struct directive *d,
+                             struct buf *out)
+{
+	for (size_t i = 0; i < d->nopts; i++) {
+		if (strcmp(d->opts[i].key, "limit"))
+			continue;
+		char *expr = xstrdup(d->opts[i].value), *err = NULL;
+		char *bar = strchr(expr, '|');
+		if (bar)
+			*bar = '\0';
+		struct value v;
+		buf_puts(out, " A reference line marks ");
+		buf_puts(out, bar ? str_trim(bar + 1) : str_trim(expr));
+		if (expr_eval(expr, c->b, &v, &err) == 0 &&
+		    value_scalar(&v, &err) == 0 && v.type == VAL_NUM) {
+			buf_puts(out, " at ");
+			num_text(out, v.num);
+		}
+		buf_puts(out, ".");
+		value_free(&v);
+		free(err);
+		free(expr);
+	}
+}
+
+/*
+ * What a chart shows, in words, for readers who cannot see it: its kind,
+ * axes, series, extremes and reference lines, from the records it draws.
+ * The caller frees the plain text it returns.
+ */
+static char *chart_alt(struct page_ctx *c, const struct directive *d)
+{
+	const char *xf = dir_opt(d, "x"), *yf = dir_opt(d, "y"),
+	           *sf = dir_opt(d, "series"), *wtext = dir_opt(d, "where");
+	const char *xl = dir_opt(d, "xlabel"), *yl = dir_opt(d, "ylabel");
+	struct exp_result *r = bundle_get(c->b, dir_opt(d, "data"));
+	struct filter where = {0};
+	struct buf alt = BUF_INIT;
+	const cJSON **rows = NULL;
+	size_t n = 0, top = 0;
+	int bars = 0;
+	char *err = NULL;
+	if (wtext && filter_parse(wtext, c->b, &where, &err) != 0)
+		goto out;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const cJSON *row = r->rows[i];
+		double y, ytop;
+		if (!filter_match(&where, row) || row_wrong(row) ||
+		    !row_number(row, yf, &y) || !cJSON_GetObjectItem(row, xf))
+			continue;
+		bars |= cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, xf));
+		if (!n || (row_number(rows[top], yf, &ytop) && y > ytop))
+			top = n;
+		*ARRAY_PUSH(rows, n) = row;
+	}
+	if (!n)
+		goto out;
+	if (bars && !sf) {
+		buf_printf(&alt, "Bar chart of %s for each %s: ", yl ? yl : yf,
+		           xl ? xl : xf);
+		for (size_t i = 0; i < n && i < 16; i++) {
+			buf_puts(&alt, i ? ", " : "");
+			field_text(&alt, cJSON_GetObjectItemCaseSensitive(rows[i], xf));
+			buf_puts(&alt, " ");
+			field_text(&alt, cJSON_GetObjectItemCaseSensitive(rows[i], yf));
+		}
+		buf_puts(&alt, n > 16 ? ", and more." : ".");
+	} else {
+		buf_printf(&alt, "%s chart of %s against %s", bars ? "Bar" : "Line",
+		           yl ? yl : yf, xl ? xl : xf);
+		if (dir_opt(d, "logx") || dir_opt(d, "logy"))
+			buf_printf(&alt, " (log scale on %s)", dir_opt(d, "logx") ?
+			           (dir_opt(d, "logy") ? "both axes" : "x") : "y");
+		if (sf) {
+			buf_printf(&alt, ", one %s for each %s: ", bars ? "bar" : "line",
+			           sf);
+			distinct_text(&alt, rows, n, sf, 12);
+		}
+		buf_printf(&alt, ". The highest point is %s = ", yf);
+		field_text(&alt, cJSON_GetObjectItemCaseSensitive(rows[top], yf));
+		buf_printf(&alt, ", at %s = ", xf);
+		field_text(&alt, cJSON_GetObjectItemCaseSensitive(rows[top], xf));
+		if (sf) {
+			buf_printf(&alt, ", %s = ", sf);
+			field_text(&alt, cJSON_GetObjectItemCaseSensitive(rows[top], sf));
+		}
+		buf_puts(&alt, ".");
+	}
+	chart_alt_limits(c, d, &alt);
+out:
+	free(rows);
+	free(err);
+	filter_free(&where);
+	if (!alt.len)
+		buf_printf(&alt, "Chart %s", d->id);
+	return buf_detach(&alt);
+}
+
+/*
+ * The name of a chart's data, linked to the experiment that made it: on
+ * this page or another, and for derived records (ilp_ptxas) the
+ * experiment they come with. Plain text when there is none.
+ */
+static void data_link(struct page_ctx *c, const char *data, struct buf *out)
+{
+	const struct exper *e = book_find(c->bk, data);
+	char *base = xstrdup(data);
+	for (char *u = strrchr(base, '_'); !e && u; u = strrchr(base, '_')) {
+		*u = '\0';
+		e = book_find(c->bk, base);
+	}
+	free(base);
+	if (e) {
+		buf_puts(out, "<a href=\"");
+		if (e->ch != c->ch)
+			buf_printf(out, "%s.html", e->ch->name);
+		buf_printf(out, "#exp-%s\">", e->id);
+	}
+	buf_puts_html(out, data);
+	if (e)
+		buf_puts(out, "</a>");
+}
+
 static void render_chart(struct page_ctx *c, const struct directive *d,
                          struct buf *out)
 {
@@ -297,10 +498,13 @@ static void render_chart(struct page_ctx *c, const struct directive *d,
 		if (rc != 0)
 			c->errors++;
 	} else if (p.drawn) {
-		buf_printf(out, "<img src=\"%s\" width=\"760\" height=\"470\" "
-		           "loading=\"lazy\" alt=\"", p.svg);
-		buf_puts_html(out, caption ? caption : d->id);
-		buf_puts(out, "\">\n");
+		char *alt = chart_alt(c, d);
+		buf_printf(out, "<a class=\"chart-full\" href=\"%s\"><img src=\"%s\" "
+		           "width=\"760\" height=\"470\" loading=\"lazy\" alt=\"",
+		           p.svg, p.svg);
+		buf_puts_html(out, alt);
+		buf_puts(out, "\"></a>\n");
+		free(alt);
 		c->st->charts_drawn += p.redrawn;
 	}
 	if (p.note) {
@@ -312,11 +516,9 @@ static void render_chart(struct page_ctx *c, const struct directive *d,
 	           "%d.%d.</a> ", d->id, c->number, c->figures);
 	if (caption)
 		buf_puts_html(out, caption);
-	buf_puts(out, " <span class=\"figmeta\">Records of <a href=\"#exp-");
-	buf_puts_html(out, dir_opt(d, "data"));
-	buf_puts(out, "\">");
-	buf_puts_html(out, dir_opt(d, "data"));
-	buf_puts(out, "</a>, bundle ");
+	buf_puts(out, " <span class=\"figmeta\">Records of ");
+	data_link(c, dir_opt(d, "data"), out);
+	buf_puts(out, ", bundle ");
 	buf_puts_html(out, c->b->dir);
 	if (mstr(c->b, "gpu")) {
 		buf_puts(out, " (");
@@ -420,8 +622,11 @@ static void render_table(struct page_ctx *c, const struct directive *d,
 		qsort(rows, nrows, sizeof *rows, cmp_rows);
 		free(s);
 	}
-	buf_puts(out, "<div class=\"table-wrap\"><table class=\"records\">");
 	const char *caption = dir_opt(d, "caption");
+	char *label = xasprintf("records of %s, table %d", data, ++c->tables);
+	table_wrap_open(out, caption ? caption : label, NULL);
+	free(label);
+	buf_puts(out, "<table class=\"records\">");
 	if (caption) {
 		buf_puts(out, "<caption>");
 		buf_puts_html(out, caption);
@@ -457,6 +662,29 @@ out:
 	filter_free(&where);
 }
 
+static void render_sass(struct page_ctx *c, const struct directive *d,
+                        struct buf *out)
+{
+	char *err = NULL;
+	const char *caption = dir_opt(d, "caption");
+	buf_puts(out, "<figure class=\"listing\">\n");
+	if (listing_sass(out, c->b, dir_opt(d, "experiment"), dir_opt(d, "kernel"),
+	                 dir_opt(d, "mark"), &err) != 0) {
+		diag_at(c->ch->path, d->line, "{sass}: %s", err);
+		char *msg = xasprintf("%s:%d: %s", c->ch->path, d->line, err);
+		error_box(out, "This listing could not be shown:", msg, NULL);
+		free(msg);
+		free(err);
+		c->errors++;
+	}
+	if (caption) {
+		buf_puts(out, "<figcaption>");
+		buf_puts_html(out, caption);
+		buf_puts(out, "</figcaption>\n");
+	}
+	buf_puts(out, "</figure>\n");
+}
+
 static void render_block(struct page_ctx *c, const struct directive *d,
                          struct buf *out)
 {
@@ -469,6 +697,7 @@ static void render_block(struct page_ctx *c, const struct directive *d,
 	case DIR_EXPERIMENT: render_experiment(c, d, out); break;
 	case DIR_CHART: render_chart(c, d, out); break;
 	case DIR_TABLE: render_table(c, d, out); break;
+	case DIR_SASS: render_sass(c, d, out); break;
 	}
 }
 
@@ -570,8 +799,9 @@ static void banner(const struct bundle *b, const struct site_opts *o,
 			buf_puts_html(out, mstr(b, "cuda_runtime"));
 		}
 		if (date) {
-			buf_puts(out, ", on ");
+			buf_puts(out, ", on <span class=\"nowrap\">");
 			buf_put_html(out, date, strcspn(date, "T"));
+			buf_puts(out, "</span>");
 		}
 		buf_puts(out, " · bundle <a href=\"provenance.html\"><code>");
 		buf_puts_html(out, b->dir);
@@ -611,33 +841,48 @@ static void toc(const struct book *bk, const struct chapter *cur,
 		}
 		buf_puts(out, "</li>\n");
 	}
-	buf_puts(out, "</ol>\n");
+	buf_puts(out, "</ol>\n<p class=\"aux\"><a href=\"provenance.html\">Machine"
+	              "</a> · <a href=\"runs.html\">Run log</a> · <a href=\"search"
+	              ".html\">Search</a></p>\n");
 }
 
+/* What a page template is filled with; every field but file is HTML. */
+struct page {
+	const char *file;    /* under the site folder */
+	const char *title;   /* plain text; "" for the book's own title */
+	const char *toc;
+	const char *banner;
+	const char *content;
+	const char *prev, *next; /* links to the neighbouring pages, or "" */
+	const char *scripts;     /* script elements, or "" */
+};
+
 static int page_write(const struct site_opts *o, const char *tmpl,
-                      const char *file, const char *title, const char *toc_html,
-                      const char *banner_html, const char *content,
-                      const char *prev, const char *next, struct site_stats *st)
+                      const struct page *pg, struct site_stats *st)
 {
-	char *full_title = xasprintf("%s%s%s", title, *title ? " · " : "", o->title);
-	struct buf t = BUF_INIT;
+	char *full_title = xasprintf("%s%s%s", pg->title, *pg->title ? " · " : "",
+	                             o->title);
+	struct buf t = BUF_INIT, book = BUF_INIT, pager = BUF_INIT;
 	buf_puts_html(&t, full_title);
-	struct buf book = BUF_INIT;
 	buf_puts_html(&book, o->title);
+	if (*pg->prev || *pg->next)
+		buf_printf(&pager, "<nav class=\"pager\" aria-label=\"Previous and "
+		           "next chapter\">%s%s</nav>", pg->prev, pg->next);
 	struct tvar vars[] = {
-		{"title", t.data},       {"book", book.data},
-		{"toc", toc_html},       {"banner", banner_html},
-		{"content", content},    {"prev", prev},
-		{"next", next},
+		{"title", t.data},          {"book", book.data},
+		{"toc", pg->toc},           {"banner", pg->banner},
+		{"content", pg->content},   {"pager", pager.data},
+		{"scripts", pg->scripts},
 	};
 	char *html = template_fill(tmpl, vars, sizeof vars / sizeof vars[0]);
-	char *path = path_join(o->dir, file);
+	char *path = path_join(o->dir, pg->file);
 	int rc = write_if_changed(path, html, &st->pages_written);
 	free(path);
 	free(html);
 	free(full_title);
 	buf_free(&t);
 	buf_free(&book);
+	buf_free(&pager);
 	return rc;
 }
 
@@ -646,12 +891,229 @@ static char *nav_link(const struct chapter *ch, const char *rel, const char *lab
 	if (!ch)
 		return xstrdup("");
 	struct buf b = BUF_INIT;
-	buf_printf(&b, "<a class=\"%s\" rel=\"%s\" href=\"%s.html\">%s ", rel, rel,
-	           ch->name, label);
+	buf_printf(&b, "<a class=\"%s\" rel=\"%s\" href=\"%s.html\"><span "
+	           "class=\"dir\">%s</span> ", rel, rel, ch->name, label);
 	buf_puts_html(&b, ch->title);
 	buf_puts(&b, "</a>");
 	return buf_detach(&b);
 }
+
+/* ---- search -------------------------------------------------------------------- */
+
+/* Generated detail that the search index leaves out: it is not prose. */
+static const struct {
+	const char *open, *close;
+} search_skip[] = {
+	{"<section class=\"experiment\"", "</section>"},
+	{"<pre", "</pre>"},
+	{"<span class=\"check", "</span>"},
+	{"<span class=\"inline-error\"", "</span>"},
+	{"<span class=\"figmeta\"", "</span>"},
+	{"<a class=\"anchor\"", "</a>"},
+	{"<div class=\"error-box\"", "</div>"},
+};
+
+/* Is tag (at its '<') one that sits inside a word's line, not between blocks? */
+static int tag_inline(const char *tag)
+{
+	static const char *names[] = {"a", "abbr", "b", "code", "del", "em", "i",
+	                              "kbd", "mark", "span", "strong", "sub",
+	                              "sup", NULL};
+	const char *p = tag + 1 + (tag[1] == '/');
+	size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789");
+	for (const char **k = names; *k; k++)
+		if (strlen(*k) == n && !strncmp(*k, p, n))
+			return 1;
+	return 0;
+}
+
+/* Append the character of the entity at p; returns its length, or 0. */
+static size_t entity_text(const char *p, struct buf *out)
+{
+	static const char *ents[][2] = {
+		{"&amp;", "&"},   {"&lt;", "<"}, {"&gt;", ">"},
+		{"&quot;", "\""}, {"&#39;", "'"}, {"&nbsp;", " "},
+	};
+	for (size_t i = 0; i < sizeof ents / sizeof ents[0]; i++)
+		if (str_starts(p, ents[i][0])) {
+			buf_puts(out, ents[i][1]);
+			return strlen(ents[i][0]);
+		}
+	return 0;
+}
+
+/* Append the words of html[0, len) to out: no tags, one space between. */
+static void html_words(const char *html, size_t len, struct buf *out)
+{
+	const char *p = html, *end = html + len;
+	int space = 0;
+	while (p < end) {
+		size_t k = 0, nskip = sizeof search_skip / sizeof search_skip[0];
+		if (*p == '<') {
+			while (k < nskip && !str_starts(p, search_skip[k].open))
+				k++;
+			const char *e = k < nskip ? strstr(p, search_skip[k].close)
+			                          : memchr(p, '>', (size_t)(end - p));
+			space |= k < nskip || !tag_inline(p);
+			p = e && e < end ? e + (k < nskip ? strlen(search_skip[k].close)
+			                                  : 1) : end;
+			continue;
+		}
+		if (isspace((unsigned char)*p)) {
+			space = 1;
+			p++;
+			continue;
+		}
+		if (space && out->len)
+			buf_putc(out, ' ');
+		space = 0;
+		size_t n = *p == '&' ? entity_text(p, out) : 0;
+		if (!n)
+			buf_putc(out, *p);
+		p += n ? n : 1;
+	}
+}
+
+/* The next heading that search can link to (h1 to h3, with an id), or NULL. */
+static const char *next_heading(const char *p)
+{
+	for (; (p = strstr(p, "<h")); p++)
+		if (p[2] >= '1' && p[2] <= '3' && str_starts(p + 3, " id=\""))
+			return p;
+	return NULL;
+}
+
+/* The first sentence of text, cut at a word when it is long; caller frees. */
+static char *first_sentence(const char *text)
+{
+	size_t n = strlen(text);
+	for (size_t i = 40; i + 1 < n; i++)
+		if (strchr(".?!", text[i]) && text[i + 1] == ' ') {
+			n = i + 1;
+			break;
+		}
+	if (n <= 240)
+		return xstrndup(text, n);
+	while (n > 0 && (n > 230 || text[n] != ' '))
+		n--;
+	return xasprintf("%.*s …", (int)n, text);
+}
+
+/*
+ * Add one entry per section of a chapter's HTML (its h1, h2 and h3) to the
+ * search index: the page, the chapter and the section's words. *lead gets
+ * the first sentence of the chapter (caller frees).
+ */
+static void search_entry(cJSON *index, const struct chapter *ch, int number,
+                         const char *url, const char *title, const char *text)
+{
+	cJSON *e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "u", url);
+	cJSON_AddNumberToObject(e, "n", number);
+	cJSON_AddStringToObject(e, "c", ch->title);
+	cJSON_AddStringToObject(e, "s", title);
+	cJSON_AddStringToObject(e, "t", text);
+	cJSON_AddItemToArray(index, e);
+}
+
+static void search_add(cJSON *index, const struct chapter *ch, int number,
+                       const char *html, char **lead)
+{
+	struct buf title = BUF_INIT, text = BUF_INIT;
+	const char *h = next_heading(html);
+	char *url = xasprintf("%s.html", ch->name);
+	/* Words before the first heading belong to the page as a whole. */
+	html_words(html, h ? (size_t)(h - html) : strlen(html), &text);
+	if (text.len) {
+		search_entry(index, ch, number, url, ch->title, text.data);
+		*lead = first_sentence(text.data);
+	}
+	while (h) {
+		char level = h[2], close[] = "</h1>";
+		const char *id = h + strlen("<h1 id=\""), *gt = strchr(h, '>');
+		close[3] = level;
+		const char *end = strstr(h, close);
+		if (!gt || !end)
+			break;
+		buf_reset(&title);
+		buf_reset(&text);
+		html_words(gt + 1, (size_t)(end - gt - 1), &title);
+		const char *body = end + strlen(close);
+		h = next_heading(body);
+		html_words(body, h ? (size_t)(h - body) : strlen(body), &text);
+		free(url);
+		url = level == '1' ? xasprintf("%s.html", ch->name)
+		    : xasprintf("%s.html#%.*s", ch->name, (int)strcspn(id, "\""), id);
+		search_entry(index, ch, number, url, title.len ? title.data : "",
+		             text.len ? text.data : "");
+		if (!*lead && text.len)
+			*lead = first_sentence(text.data);
+	}
+	free(url);
+	buf_free(&title);
+	buf_free(&text);
+}
+
+static int search_index_write(cJSON *index, const struct site_opts *o)
+{
+	char *json = cJSON_PrintUnformatted(index);
+	char *js = xasprintf("/* The search index of search.html, written by "
+	                     "labbook. */\nvar LABBOOK_INDEX = %s;\n", json);
+	char *path = path_join(o->dir, "search-index.js");
+	int dummy = 0, rc = write_if_changed(path, js, &dummy);
+	free(path);
+	free(js);
+	free(json);
+	return rc;
+}
+
+/* Without JavaScript the search page lists every section of the book. */
+static int search_page(struct book *bk, const struct site_opts *o,
+                       const char *tmpl, const char *banner_html,
+                       struct site_stats *st)
+{
+	struct buf c = BUF_INIT, nav = BUF_INIT;
+	buf_puts(&c, "<h1 id=\"search\">Search</h1>\n<form class=\"search-page\" "
+	             "id=\"search-form\" action=\"search.html\" role=\"search\" "
+	             "aria-label=\"Search the chapters\">"
+	             "<label for=\"q\">Words to find in the chapters</label> "
+	             "<input type=\"search\" id=\"q\" name=\"q\" autocomplete="
+	             "\"off\"> <button type=\"submit\">Search</button></form>\n"
+	             "<p id=\"search-status\" class=\"search-status\" role=\"status\">"
+	             "Searching needs JavaScript. Without it, here is every section "
+	             "of the book.</p>\n<ol id=\"search-results\" class=\"search-"
+	             "results\">\n");
+	for (size_t i = 0; i < bk->nchs; i++) {
+		const struct chapter *ch = bk->chs[i];
+		buf_printf(&c, "<li><a href=\"%s.html\"><span class=\"num\">%zu</span> ",
+		           ch->name, i + 1);
+		buf_puts_html(&c, ch->title);
+		buf_puts(&c, "</a>");
+		int any = 0;
+		for (size_t k = 0; k < ch->nheads; k++) {
+			if (ch->heads[k].level != 2)
+				continue;
+			buf_puts(&c, any ? "" : "<ol class=\"sections\">");
+			any = 1;
+			buf_printf(&c, "<li><a href=\"%s.html#%s\">", ch->name,
+			           ch->heads[k].id);
+			buf_puts_html(&c, ch->heads[k].text);
+			buf_puts(&c, "</a></li>");
+		}
+		buf_puts(&c, any ? "</ol></li>\n" : "</li>\n");
+	}
+	buf_puts(&c, "</ol>\n");
+	toc(bk, NULL, &nav);
+	struct page pg = {"search.html", "Search", nav.data, banner_html, c.data,
+	                  "", "", "<script src=\"search-index.js\" defer></script>\n"
+	                  "<script src=\"search.js\" defer></script>\n"};
+	int rc = page_write(o, tmpl, &pg, st);
+	buf_free(&c);
+	buf_free(&nav);
+	return rc;
+}
+
+/* ---- chapters, index and the bundle's pages ----------------------------------- */
 
 static int chapter_page(struct page_ctx *c, const char *tmpl,
                         const char *banner_html, size_t i)
@@ -664,6 +1126,12 @@ static int chapter_page(struct page_ctx *c, const char *tmpl,
 	} else {
 		expand(c, c->ch->html, &body);
 	}
+	search_add(c->search, c->ch, c->number, body.data ? body.data : "", &c->lead);
+	/* The claims summary goes under the title, when there is one. */
+	const char *h1 = body.data ? strstr(body.data, "</h1>\n") : NULL;
+	size_t head = h1 ? (size_t)(h1 - body.data) + 6 : 0;
+	buf_printf(&content, "<div class=\"chapter-number\">Chapter %zu</div>\n", i + 1);
+	buf_put(&content, body.data ? body.data : "", head);
 	if (c->claims_failed)
 		buf_printf(&content, "<p class=\"claims-summary fails\" role=\"alert\">"
 		           "%d of the %d claims this chapter makes do not hold on the "
@@ -673,14 +1141,15 @@ static int chapter_page(struct page_ctx *c, const char *tmpl,
 		buf_printf(&content, "<p class=\"claims-summary holds\">All %d claims "
 		           "this chapter makes hold on the card these numbers come "
 		           "from.</p>\n", c->claims);
-	buf_printf(&content, "<div class=\"chapter-number\">Chapter %zu</div>\n", i + 1);
-	buf_put(&content, body.data ? body.data : "", body.len);
+	buf_put(&content, body.data ? body.data + head : "", body.len - head);
 	toc(bk, c->ch, &nav);
-	char *prev = nav_link(i ? bk->chs[i - 1] : NULL, "prev", "←");
-	char *next = nav_link(i + 1 < bk->nchs ? bk->chs[i + 1] : NULL, "next", "→");
+	char *prev = nav_link(i ? bk->chs[i - 1] : NULL, "prev", "← Previous");
+	char *next = nav_link(i + 1 < bk->nchs ? bk->chs[i + 1] : NULL, "next",
+	                      "Next →");
 	char *file = xasprintf("%s.html", c->ch->name);
-	int rc = page_write(c->o, tmpl, file, c->ch->title, nav.data, banner_html,
-	                    content.data, prev, next, c->st);
+	struct page pg = {file, c->ch->title, nav.data, banner_html, content.data,
+	                  prev, next, ""};
+	int rc = page_write(c->o, tmpl, &pg, c->st);
 	free(file);
 	free(prev);
 	free(next);
@@ -690,10 +1159,10 @@ static int chapter_page(struct page_ctx *c, const char *tmpl,
 	return rc;
 }
 
-static void machine_table(const cJSON *obj, struct buf *out)
+static void machine_table(const cJSON *obj, const char *label, struct buf *out)
 {
-	buf_puts(out, "<div class=\"table-wrap\"><table class=\"records machine\">"
-	              "<tbody>\n");
+	table_wrap_open(out, label, NULL);
+	buf_puts(out, "<table class=\"records machine\"><tbody>\n");
 	const cJSON *f;
 	cJSON_ArrayForEach(f, obj)
 	{
@@ -723,17 +1192,18 @@ static int machine_page(struct book *bk, struct bundle *b,
 		             " Peak figures are derived: FP32 peak is lanes × 2 × "
 		             "clock; DRAM bandwidth is memory clock × 2 × bus width."
 		             "</p>\n");
-		machine_table(b->machine, &c);
+		machine_table(b->machine, "machine facts", &c);
 		const cJSON *m = cJSON_GetObjectItem(b->machine, "measured");
 		if (cJSON_IsObject(m)) {
 			buf_puts(&c, "<h2 id=\"measured\">Measured by the book's "
 			             "experiments</h2>\n");
-			machine_table(m, &c);
+			machine_table(m, "measured facts", &c);
 		}
 	}
 	toc(bk, NULL, &nav);
-	int rc = page_write(o, tmpl, "provenance.html", "Machine", nav.data,
-	                    banner_html, c.data, "", "", st);
+	struct page pg = {"provenance.html", "Machine", nav.data, banner_html,
+	                  c.data, "", "", ""};
+	int rc = page_write(o, tmpl, &pg, st);
 	buf_free(&c);
 	buf_free(&nav);
 	return rc;
@@ -748,8 +1218,9 @@ static int runs_page(struct book *bk, struct bundle *b,
 	buf_puts(&c, "<h1 id=\"runs\">Run log</h1>\n<p>Every experiment of the "
 	             "book: when it last ran, how long it took, and whether this "
 	             "build ran it (fresh), found it up to date (cached) or took "
-	             "it from the recorded bundle.</p>\n<div class=\"table-wrap\">"
-	             "<table class=\"records\"><thead><tr><th scope=\"col\">"
+	             "it from the recorded bundle.</p>\n");
+	table_wrap_open(&c, "run log", NULL);
+	buf_puts(&c, "<table class=\"records\"><thead><tr><th scope=\"col\">"
 	             "experiment</th><th scope=\"col\">chapter</th><th scope=\"col\">"
 	             "state</th><th scope=\"col\">seconds</th><th scope=\"col\">"
 	             "records</th><th scope=\"col\">ran</th></tr></thead><tbody>\n");
@@ -765,7 +1236,7 @@ static int runs_page(struct book *bk, struct bundle *b,
 		           e->id, e->id);
 		buf_puts_html(&c, e->ch->title);
 		buf_printf(&c, "</td><td><span class=\"state %s\">%s</span></td>"
-		           "<td>%.1f</td><td>%zu</td><td>", state_name(e->state),
+		           "<td>%.1f</td><td>%zu</td><td>", state_class(e->state),
 		           state_name(e->state), s, r->nrows);
 		if (cJSON_IsString(date))
 			buf_puts_html(&c, date->valuestring);
@@ -774,8 +1245,9 @@ static int runs_page(struct book *bk, struct bundle *b,
 	buf_printf(&c, "</tbody></table></div>\n<p>%zu experiments, %.1f s of "
 	           "measurement in all.</p>\n", bk->nexps, total);
 	toc(bk, NULL, &nav);
-	int rc = page_write(o, tmpl, "runs.html", "Run log", nav.data, banner_html,
-	                    c.data, "", "", st);
+	struct page pg = {"runs.html", "Run log", nav.data, banner_html, c.data,
+	                  "", "", ""};
+	int rc = page_write(o, tmpl, &pg, st);
 	buf_free(&c);
 	buf_free(&nav);
 	return rc;
@@ -783,12 +1255,12 @@ static int runs_page(struct book *bk, struct bundle *b,
 
 struct chapter_summary {
 	int claims, failed, errors;
+	char *lead; /* the chapter's first sentence, plain text, or NULL */
 };
 
-static int index_page(struct book *bk, struct bundle *b,
-                      const struct site_opts *o, const char *tmpl,
-                      const char *banner_html, struct chapter_summary *sum,
-                      struct site_stats *st)
+static int index_page(struct book *bk, const struct site_opts *o,
+                      const char *tmpl, const char *banner_html,
+                      const struct chapter_summary *sum, struct site_stats *st)
 {
 	struct buf c = BUF_INIT, nav = BUF_INIT;
 	buf_puts(&c, "<h1 id=\"top\">");
@@ -799,10 +1271,16 @@ static int index_page(struct book *bk, struct bundle *b,
 	             "built.</p>\n<ol class=\"contents\">\n");
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
-		buf_printf(&c, "<li><a href=\"%s.html\"><span class=\"num\">%zu</span> ",
-		           ch->name, i + 1);
+		buf_printf(&c, "<li><a href=\"%s.html\"><span class=\"num\">%zu</span> "
+		           "<span class=\"title\">", ch->name, i + 1);
 		buf_puts_html(&c, ch->title);
-		buf_puts(&c, "</a> <span class=\"meta\">");
+		buf_puts(&c, "</span></a>");
+		if (sum[i].lead) {
+			buf_puts(&c, "\n<p class=\"blurb\">");
+			buf_puts_html(&c, sum[i].lead);
+			buf_puts(&c, "</p>");
+		}
+		buf_puts(&c, "\n<p class=\"meta\">");
 		if (sum[i].claims)
 			buf_printf(&c, "%d claim%s, %s", sum[i].claims,
 			           sum[i].claims > 1 ? "s" : "",
@@ -813,14 +1291,18 @@ static int index_page(struct book *bk, struct bundle *b,
 		if (sum[i].errors)
 			buf_printf(&c, " · <strong class=\"fails\">%d problem%s</strong>",
 			           sum[i].errors, sum[i].errors > 1 ? "s" : "");
-		buf_puts(&c, "</span></li>\n");
+		buf_puts(&c, "</p></li>\n");
 	}
-	buf_puts(&c, "</ol>\n<p><a href=\"provenance.html\">The machine</a> behind "
-	             "the numbers · <a href=\"runs.html\">Run log</a></p>\n");
+	buf_puts(&c, "</ol>\n<p class=\"aux-links\"><a href=\"provenance.html\">"
+	             "The machine</a> behind the numbers · <a href=\"runs.html\">"
+	             "Run log</a> · <a href=\"search.html\">Search</a></p>\n");
 	toc(bk, NULL, &nav);
-	(void)b;
-	int rc = page_write(o, tmpl, "index.html", "", nav.data, banner_html,
-	                    c.data, "", bk->nchs ? "" : "", st);
+	char *next = nav_link(bk->nchs ? bk->chs[0] : NULL, "next",
+	                      "Start reading →");
+	struct page pg = {"index.html", "", nav.data, banner_html, c.data, "",
+	                  next, ""};
+	int rc = page_write(o, tmpl, &pg, st);
+	free(next);
 	buf_free(&c);
 	buf_free(&nav);
 	return rc;
@@ -850,11 +1332,15 @@ static int copy_assets(struct book *bk, struct bundle *b,
                        const struct site_opts *o, struct site_stats *st)
 {
 	int rc = 0, dummy = 0;
-	char *css = path_join(o->templates, "style.css");
-	char *dst = path_join(o->dir, "style.css");
-	rc |= copy_if_changed(css, dst, &dummy);
-	free(css);
-	free(dst);
+	char *dst;
+	static const char *assets[] = {"style.css", "search.js"};
+	for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
+		char *src = path_join(o->templates, assets[i]);
+		dst = path_join(o->dir, assets[i]);
+		rc |= copy_if_changed(src, dst, &dummy);
+		free(src);
+		free(dst);
+	}
 	if (b->machine) {
 		char *src = path_join(b->dir, "machine.json");
 		dst = path_join(o->dir, "data/machine.json");
@@ -905,17 +1391,25 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	struct buf ban = BUF_INIT;
 	banner(b, o, &ban);
 	struct chapter_summary *sum = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *sum);
+	cJSON *index = cJSON_CreateArray();
 	for (size_t i = 0; i < bk->nchs; i++) {
-		struct page_ctx c = {bk, b, o, st, bk->chs[i], (int)i + 1, 0, 0, 0, 0};
+		struct page_ctx c = {bk, b, o, st, bk->chs[i], (int)i + 1, 0, 0,
+		                     0, 0, 0, index, NULL};
 		rc |= chapter_page(&c, tmpl, ban.data, i);
-		sum[i] = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
+		sum[i] = (struct chapter_summary){c.claims, c.claims_failed, c.errors,
+		                                  c.lead};
 		st->errors += c.errors;
 		st->claims += c.claims;
 		st->claims_failed += c.claims_failed;
 	}
-	rc |= index_page(bk, b, o, tmpl, ban.data, sum, st);
+	rc |= index_page(bk, o, tmpl, ban.data, sum, st);
 	rc |= machine_page(bk, b, o, tmpl, ban.data, st);
 	rc |= runs_page(bk, b, o, tmpl, ban.data, st);
+	rc |= search_page(bk, o, tmpl, ban.data, st);
+	rc |= search_index_write(index, o);
+	cJSON_Delete(index);
+	for (size_t i = 0; i < bk->nchs; i++)
+		free(sum[i].lead);
 	free(sum);
 	buf_free(&ban);
 	free(tmpl);
