@@ -31,8 +31,10 @@ void buf_puts(struct buf *b, const char *s)
 
 void buf_putc(struct buf *b, int c)
 {
-	char ch = (char)c;
-	buf_put(b, &ch, 1);
+	if (b->len + 2 > b->cap)
+		buf_grow(b, 1);
+	b->data[b->len++] = (char)c;
+	b->data[b->len] = '\0';
 }
 
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)

@@ -358,8 +358,13 @@ static char *expand_inlines(struct chapter *ch, const char *src, size_t len,
 				i += 3;
 				continue;
 			}
-			buf_putc(&out, l[i]);
-			i++;
+			/* Up to the next character that may start something. */
+			size_t run = 1;
+			while (i + run < n && l[i + run] != '\\' && l[i + run] != '{' &&
+			       (unsigned char)l[i + run] != 0xee)
+				run++;
+			buf_put(&out, l + i, run);
+			i += run;
 		}
 		if (nl)
 			buf_putc(&out, '\n');

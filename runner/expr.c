@@ -890,7 +890,20 @@ int value_format(struct value *v, const char *fmt, int html, struct buf *out,
 		} else if (fmt) {
 			buf_printf(&tmp, fmt, x);
 		} else if (x == floor(x) && fabs(x) < 1e15) {
-			buf_printf(&tmp, "%.0f", x);
+			/* Whole numbers are most cells of a records table; this
+			 * avoids printf's floating-point path, the render's hot spot. */
+			char digits[24];
+			long long v = (long long)x;
+			unsigned long long u = v < 0 ? 0ull - (unsigned long long)v
+			                             : (unsigned long long)v;
+			size_t k = sizeof digits;
+			digits[--k] = '\0';
+			do
+				digits[--k] = (char)('0' + u % 10);
+			while (u /= 10);
+			if (v < 0)
+				digits[--k] = '-';
+			buf_puts(&tmp, digits + k);
 		} else if (fabs(x) >= 100) {
 			buf_printf(&tmp, "%.0f", x);
 		} else if (fabs(x) >= 10) {

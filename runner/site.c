@@ -968,9 +968,15 @@ static void html_words(const char *html, size_t len, struct buf *out)
 			buf_putc(out, ' ');
 		space = 0;
 		size_t n = *p == '&' ? entity_text(p, out) : 0;
-		if (!n)
-			buf_putc(out, *p);
-		p += n ? n : 1;
+		if (!n) {
+			/* A run of plain text goes in at once. */
+			n = 1;
+			while (p + n < end && p[n] != '<' && p[n] != '&' &&
+			       !isspace((unsigned char)p[n]))
+				n++;
+			buf_put(out, p, n);
+		}
+		p += n;
 	}
 }
 
@@ -1057,12 +1063,16 @@ static void search_add(cJSON *index, const struct chapter *ch, int number,
 static int search_index_write(cJSON *index, const struct site_opts *o)
 {
 	char *json = cJSON_PrintUnformatted(index);
-	char *js = xasprintf("/* The search index of search.html, written by "
-	                     "labbook. */\nvar LABBOOK_INDEX = %s;\n", json);
+	/* The index is megabytes: put it, no printf over it. */
+	struct buf js = BUF_INIT;
+	buf_puts(&js, "/* The search index of search.html, written by labbook. */\n"
+	              "var LABBOOK_INDEX = ");
+	buf_puts(&js, json);
+	buf_puts(&js, ";\n");
 	char *path = path_join(o->dir, "search-index.js");
-	int dummy = 0, rc = write_if_changed(path, js, &dummy);
+	int dummy = 0, rc = write_if_changed(path, js.data, &dummy);
 	free(path);
-	free(js);
+	buf_free(&js);
 	free(json);
 	return rc;
 }
