@@ -117,7 +117,7 @@ TEST(test_sass_fixture)
 
 TEST(test_ncu_fixture)
 {
-	char *text = file_read("tests/fixtures/ncu-divergence.csv", NULL);
+	char *text = file_read("tests/fixtures/ncu-constructed.csv", NULL);
 	CHECK(text != NULL);
 	if (!text)
 		return;
@@ -149,7 +149,37 @@ TEST(test_ncu_fixture)
 	free(f);
 }
 
+/* Recorded on the H100 (ncu 2025.3.1): the occupancy experiment, whose
+ * deliberate oversized launch makes ncu report errors among the rows. */
+TEST(test_ncu_recorded)
+{
+	char *text = file_read("tests/fixtures/ncu-occupancy.csv", NULL);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	char *jsonl = ncu_parse(text, "achieved_occupancy");
+	cJSON **rows = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	CHECK(jsonl && records_parse(jsonl, &rows, &n, &err) == 0 && n == 6);
+	if (n == 6) {
+		CHECK_STR(cJSON_GetObjectItem(rows[0], "kernel")->valuestring, "light");
+		CHECK(num(rows[0], "block_threads") == 32);
+		CHECK(num(rows[0], "grid_blocks") == 4224);
+		CHECK(num(rows[0], "achieved_occupancy") == 48.60);
+		CHECK(num(rows[2], "block_threads") == 64);
+		CHECK(num(rows[2], "achieved_occupancy") == 94.70);
+		CHECK(num(rows[5], "launch") == 5);
+	}
+	for (size_t i = 0; i < n; i++)
+		cJSON_Delete(rows[i]);
+	free(rows);
+	free(jsonl);
+	free(text);
+}
+
 TEST_MAIN({
+	RUN(test_ncu_recorded);
 	RUN(test_ncu_fixture);
 	RUN(test_sass_fixture);
 	RUN(test_spill_fixture);
