@@ -31,11 +31,6 @@ struct toolchain {
 	char *ncu_version;
 };
 
-static char *first_line(const char *s)
-{
-	return xstrndup(s, strcspn(s, "\n"));
-}
-
 static char *nvcc_find(void)
 {
 	const char *env = getenv("NVCC");
@@ -74,7 +69,7 @@ static char *version_of(const char *tool, const char *marker)
 	if (line)
 		while (line > out && line[-1] != '\n')
 			line--;
-	char *v = first_line(line ? line : out);
+	char *v = str_first_line(line ? line : out);
 	free(out);
 	return v;
 }
@@ -136,7 +131,7 @@ static cJSON *probe_gpu(const char *nvcc)
 	               "--format=csv,noheader", "-i", "0", NULL};
 	char *drv = exec_capture(smi, 30);
 	if (drv) {
-		char *line = first_line(drv);
+		char *line = str_first_line(drv);
 		cJSON_AddStringToObject(m, "driver", str_trim(line));
 		free(line);
 		free(drv);
@@ -505,6 +500,20 @@ static void exper_fail(struct exper *e, char *why)
 	e->why = why;
 }
 
+/* Keep records derived from a tool's output as experiment <id>_<suffix>;
+ * takes text (may be NULL: nothing to keep). Returns whether it kept any. */
+static int derived_put(struct bundle *b, const struct exper *e,
+                       const char *suffix, char *text)
+{
+	if (!text)
+		return 0;
+	char *name = xasprintf("%s_%s", e->id, suffix);
+	bundle_put_records(b, name, text);
+	free(name);
+	free(text);
+	return 1;
+}
+
 /*
  * Run the experiment once more under Nsight Compute for the metrics it
  * asks for, and keep one record per profiled launch as <id>_ncu. A failure
@@ -534,16 +543,10 @@ static void ncu_record(struct bundle *b, const struct exper *e,
 	if (exec_run(argv, env, timeout, 64 << 20, &r) == 0) {
 		/* ncu exits non-zero when a launch of the program fails, which
 		 * an experiment may do on purpose; what it measured still counts. */
-		char *recs = ncu_parse(r.out, e->ncu);
-		char *name = xasprintf("%s_ncu", e->id);
-		if (recs)
-			bundle_put_records(b, name, recs);
-		else
+		if (!derived_put(b, e, "ncu", ncu_parse(r.out, e->ncu)))
 			warn_at(e->ch->path, e->dir->line, "experiment '%s': ncu gave "
 			        "no metrics (exit status %d):\n%.2000s", e->id,
 			        r.exit_code, r.out);
-		free(name);
-		free(recs);
 		free(r.out);
 	}
 	argv_free(argv);
@@ -563,12 +566,7 @@ static void sass_record(struct bundle *b, const struct exper *e,
 		char *clean = sass_clean(dump);
 		char *path = xasprintf("%s/%s.sass", b->dir, e->id);
 		file_write_atomic(path, clean, strlen(clean));
-		char *counts = sass_parse(dump);
-		char *name = xasprintf("%s_sass", e->id);
-		if (counts)
-			bundle_put_records(b, name, counts);
-		free(name);
-		free(counts);
+		derived_put(b, e, "sass", sass_parse(dump));
 		free(path);
 		free(clean);
 		free(dump);
@@ -645,13 +643,8 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 			ncu_record(b, e, tc, o);
 		char *log = xasprintf(BUILD_DIR "/%s.log", e->id);
 		char *text = file_read(log, NULL);
-		char *res = text ? ptxas_parse(text) : NULL;
+		derived_put(b, e, "ptxas", text ? ptxas_parse(text) : NULL);
 		free(text);
-		char *res_name = xasprintf("%s_ptxas", e->id);
-		if (res)
-			bundle_put_records(b, res_name, res);
-		free(res);
-		free(res_name);
 		free(log);
 		if (bundle_commit(b, e->id, records, r.out, r.out_len, meta) == 0) {
 			e->state = ST_FRESH;
@@ -708,12 +701,15 @@ static void run_parallel(struct exper **list, size_t n, int workers,
 	int *owner = xcalloc(n, sizeof *owner);
 	double *load = xcalloc((size_t)workers, sizeof *load);
 	int *taken = xcalloc(n, sizeof *taken);
+	double *est = xcalloc(n, sizeof *est);
+	for (size_t i = 0; i < n; i++)
+		est[i] = run_estimate(b, list[i]);
 	for (size_t done = 0; done < n; done++) {
 		size_t pick = 0;
 		double longest = -1;
 		for (size_t i = 0; i < n; i++)
-			if (!taken[i] && run_estimate(b, list[i]) > longest) {
-				longest = run_estimate(b, list[i]);
+			if (!taken[i] && est[i] > longest) {
+				longest = est[i];
 				pick = i;
 			}
 		int w = 0;
@@ -801,6 +797,7 @@ out:
 	free(owner);
 	free(load);
 	free(taken);
+	free(est);
 }
 
 void machine_add_host(cJSON *m)
@@ -819,7 +816,7 @@ void machine_add_host(cJSON *m)
 	char *os = file_read("/etc/os-release", NULL);
 	const char *pn = os ? strstr(os, "PRETTY_NAME=") : NULL;
 	if (pn) {
-		char *line = first_line(pn + 12);
+		char *line = str_first_line(pn + 12);
 		char *v = line;
 		if (*v == '"') {
 			v++;
@@ -835,7 +832,7 @@ void machine_add_host(cJSON *m)
 	cJSON_DeleteItemFromObject(m, "commit");
 	cJSON_DeleteItemFromObject(m, "dirty");
 	if (commit) {
-		char *c = first_line(commit);
+		char *c = str_first_line(commit);
 		cJSON_AddStringToObject(m, "commit", c);
 		free(c);
 		char *st[] = {"git", "status", "--porcelain", "--untracked-files=no",

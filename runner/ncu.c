@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "ptxas.h"
 #include "util.h"
 
 /* nvprof's metrics and their Nsight Compute equivalents (NVIDIA's
@@ -156,22 +157,8 @@ char *ncu_parse(const char *text, const char *asked)
 			cJSON *rec = cJSON_CreateObject();
 			cJSON_AddNumberToObject(rec, "launch", (double)id);
 			if (c_kernel >= 0 && (size_t)c_kernel < nf) {
-				char *k = f[c_kernel];
-				int depth = 0;
-				size_t cut = 0;
-				for (; k[cut]; cut++) {
-					if (k[cut] == '<')
-						depth++;
-					else if (k[cut] == '>')
-						depth--;
-					else if (k[cut] == '(' && !depth)
-						break;
-				}
-				char *name = xstrndup(k, cut);
-				char *t = str_trim(name);
-				if (str_starts(t, "void "))
-					t += 5;
-				cJSON_AddStringToObject(rec, "kernel", t);
+				char *name = kernel_short_name(f[c_kernel]);
+				cJSON_AddStringToObject(rec, "kernel", name);
 				free(name);
 			}
 			if (c_block >= 0 && (size_t)c_block < nf) {

@@ -9,23 +9,15 @@
 #include "exec.h"
 #include "util.h"
 
-static char *first_line(const char *s)
+char *kernel_short_name(const char *demangled)
 {
-	return xstrndup(s, strcspn(s, "\n"));
-}
-
-/* "void fma_chains<1>(float*, float, float, int)" -> "fma_chains<1>". */
-char *kernel_name(const char *mangled)
-{
-	char *argv[] = {"c++filt", (char *)mangled, NULL};
-	char *out = exec_capture(argv, 10);
-	char *name = out ? first_line(out) : xstrdup(mangled);
-	free(out);
-	char *s = name;
+	const char *s = demangled;
+	while (*s == ' ')
+		s++;
 	if (str_starts(s, "void "))
 		s += 5;
 	int depth = 0;
-	char *p = s;
+	const char *p = s;
 	for (; *p; p++) {
 		if (*p == '<')
 			depth++;
@@ -34,7 +26,18 @@ char *kernel_name(const char *mangled)
 		else if (*p == '(' && depth == 0)
 			break;
 	}
-	char *r = xstrndup(s, (size_t)(p - s));
+	while (p > s && p[-1] == ' ')
+		p--;
+	return xstrndup(s, (size_t)(p - s));
+}
+
+char *kernel_name(const char *mangled)
+{
+	char *argv[] = {"c++filt", (char *)mangled, NULL};
+	char *out = exec_capture(argv, 10);
+	char *name = out ? str_first_line(out) : xstrdup(mangled);
+	free(out);
+	char *r = kernel_short_name(name);
 	free(name);
 	return r;
 }

@@ -16,6 +16,10 @@ char *ptxas_parse(const char *text);
 /* "_Z10fma_chainsILi8EEvPfffi" -> "fma_chains<8>". Caller frees. */
 char *kernel_name(const char *mangled);
 
+/* "void fma_chains<8>(float*, float)" -> "fma_chains<8>": no return type,
+ * no parameters. Caller frees. */
+char *kernel_short_name(const char *demangled);
+
 /*
  * cuobjdump -sass output: sass_parse counts each kernel's instructions by
  * mnemonic, as JSON lines {kernel, op, count, total}; sass_clean drops the

@@ -353,6 +353,11 @@ bad:
 	return 0;
 }
 
+char *str_first_line(const char *s)
+{
+	return xstrndup(s, strcspn(s, "\n"));
+}
+
 char *str_trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')

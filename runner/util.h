@@ -76,6 +76,9 @@ void now_iso(char out[32]);
 /* Is s (len bytes) valid UTF-8? If not, *bad_line gets the 1-based line. */
 int utf8_valid(const char *s, size_t len, int *bad_line);
 
+/* The text of s up to its first newline. Caller frees. */
+char *str_first_line(const char *s);
+
 /* Trim spaces and tabs at both ends, in place; returns s. */
 char *str_trim(char *s);
 int str_starts(const char *s, const char *prefix);
