@@ -23,7 +23,10 @@
  *   - the statistics are median, min, max, quartiles and the spread; the
  *     SM clock is read right after the repetitions with clock64() against
  *     %globaltimer, and a point taken far below the card's rated clock is
- *     flagged `throttled`.
+ *     flagged `throttled`;
+ *   - an experiment whose points drift together over time (copies through
+ *     host memory) takes them in interleaved rounds with lab::sample() and
+ *     pools each point's times with lab::summarize();
  *   - under Nsight Compute (LAB_PROFILE set) every point is a single launch
  *     with no warm-up, flush or clock probe, so the profiler sees each
  *     kernel once per point.
@@ -297,11 +300,6 @@ inline double quantile(const std::vector<double> &sorted, double q)
 	                             : sorted[i];
 }
 
-/*
- * Time fn(), which enqueues work on the default stream. Returns the
- * statistics of the per-launch time in milliseconds (a repetition's time
- * divided by opts.batch).
- */
 /* Under Nsight Compute (LAB_PROFILE set by labbook) each point is one
  * launch: the profiler replays it to read its counters. */
 inline bool profiling()
@@ -310,7 +308,14 @@ inline bool profiling()
 	return on;
 }
 
-template <class F> Stats time(F fn, TimeOpts o = TimeOpts())
+/*
+ * Time fn(), which enqueues work on the default stream, and return each
+ * repetition's time in milliseconds per launch (its time divided by
+ * opts.batch), in the order taken. time() below summarises them; an
+ * experiment that interleaves its points calls sample() once per round
+ * and summarize() on the pooled times.
+ */
+template <class F> std::vector<double> sample(F fn, TimeOpts o = TimeOpts())
 {
 	if (profiling()) {
 		o.warmup = 0;
@@ -354,11 +359,16 @@ template <class F> Stats time(F fn, TimeOpts o = TimeOpts())
 	}
 	LAB_CHECK(cudaEventDestroy(start));
 	LAB_CHECK(cudaEventDestroy(stop));
+	return ms;
+}
 
+/* The statistics of repetition times taken with the options o. */
+inline Stats summarize(std::vector<double> ms, const TimeOpts &o)
+{
 	Stats st;
 	std::sort(ms.begin(), ms.end());
 	st.reps = (int)ms.size();
-	st.batch = o.batch;
+	st.batch = profiling() ? 1 : o.batch;
 	st.median_ms = quantile(ms, 0.5);
 	st.min_ms = ms.front();
 	st.max_ms = ms.back();
@@ -371,8 +381,13 @@ template <class F> Stats time(F fn, TimeOpts o = TimeOpts())
 	st.spread = st.median_ms > 0 ? (st.q3_ms - st.q1_ms) / st.median_ms : 0;
 	st.clock_mhz = profiling() ? 0 : sm_clock_mhz();
 	st.throttled = st.clock_mhz < 0.85 * device().clock_mhz;
-	st.cold = o.mode == COLD;
+	st.cold = o.mode == COLD && !profiling();
 	return st;
+}
+
+template <class F> Stats time(F fn, TimeOpts o = TimeOpts())
+{
+	return summarize(sample(fn, o), o);
 }
 
 /* ---- records --------------------------------------------------------------- */

@@ -38,6 +38,8 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	e->env = dir_opt(d, "env");
 	const char *t = dir_opt(d, "timeout");
 	e->timeout = t ? atof(t) : 0;
+	const char *runs = dir_opt(d, "runs");
+	e->runs = runs ? atoi(runs) : 0;
 	const char *ae = dir_opt(d, "allow-error");
 	e->allow_error = ae && !strcmp(ae, "true");
 	e->cuda = e->source && !strcmp(path_ext(e->source), ".cu");

@@ -38,6 +38,7 @@ struct exper {
 	const char *ncu_args; /* arguments for the profiled run, or NULL */
 	const char *env;      /* "NAME=value ..." for the program, or NULL */
 	double timeout;
+	int runs;           /* separate processes to run it in; 0: the default */
 	int allow_error;
 	int cuda;
 	int source_ok;      /* the source exists inside the project */
@@ -67,6 +68,7 @@ struct run_opts {
 	char **rerun;     /* ids to run regardless of the cache */
 	size_t nrerun;
 	double timeout;   /* default per-experiment timeout, seconds */
+	int runs;         /* runs per experiment (processes); 0: its own or 3 */
 	size_t output_cap;
 	int progress;     /* show progress lines */
 	int gpus;         /* run on this many GPUs at once; 0: all visible */

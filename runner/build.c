@@ -10,11 +10,13 @@
 #include "book.h"
 #include "buf.h"
 #include "exec.h"
+#include "merge.h"
 #include "ncu.h"
 #include "ptxas.h"
 #include "util.h"
 
 #define BUILD_DIR "build/exp"
+#define DEFAULT_RUNS 3 /* processes per experiment (merge.h says why) */
 
 struct toolchain {
 	char *nvcc;         /* path, or NULL when not found */
@@ -342,6 +344,9 @@ static void keys_compute(struct exper *e, const struct toolchain *tc,
 	for (char **a = argv; *a; a++)
 		hasher_add_str(h, *a);
 	argv_free(argv);
+	char runs[16];
+	snprintf(runs, sizeof runs, "runs=%d", e->runs);
+	hasher_add_str(h, runs);
 	hasher_add_str(h, e->cuda ? (tc->nvcc_version ? tc->nvcc_version : "")
 	                          : (tc->cc_version ? tc->cc_version : ""));
 	hasher_add_str(h, e->cuda && tc->gpu_id ? tc->gpu_id : "");
@@ -598,33 +603,72 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		                        b->dir));
 		goto out;
 	}
-	unlink(rec_path);
 	if (o->progress)
 		fprintf(stderr, "[%5.1fs] run %zu/%zu %s%s\n", now_seconds() - t0, k,
 		        n, e->id, e->cuda ? " (GPU)" : "");
-	if (exec_run(argv, env, timeout, o->output_cap, &r) != 0) {
-		exper_fail(e, xasprintf("%s could not be started", argv[0]));
-		goto out;
-	}
-	if (r.dropped) {
-		struct buf b2 = BUF_INIT;
-		buf_put(&b2, r.out, r.out_len);
-		buf_printf(&b2, "\n[output cut: %zu more bytes not kept]\n", r.dropped);
+	/* Every run in its own process; the first failure ends them. */
+	int nruns = e->runs > 0 ? e->runs : 1;
+	cJSON ***runs = xcalloc((size_t)nruns, sizeof *runs);
+	size_t *nrows = xcalloc((size_t)nruns, sizeof *nrows);
+	char *records = NULL, *rec_err = NULL, *first_out = NULL;
+	size_t first_len = 0;
+	double seconds = 0;
+	int rec_bad = 0, ran = 0, ok = 1;
+	memset(&r, 0, sizeof r);
+	for (int i = 0; i < nruns && ok; i++) {
 		free(r.out);
-		r.out_len = b2.len;
-		r.out = buf_detach(&b2);
+		unlink(rec_path);
+		if (exec_run(argv, env, timeout, o->output_cap, &r) != 0) {
+			exper_fail(e, xasprintf("%s could not be started", argv[0]));
+			goto out_runs;
+		}
+		ran++;
+		seconds += r.seconds;
+		if (r.dropped) {
+			struct buf b2 = BUF_INIT;
+			buf_put(&b2, r.out, r.out_len);
+			buf_printf(&b2, "\n[output cut: %zu more bytes not kept]\n",
+			           r.dropped);
+			free(r.out);
+			r.out_len = b2.len;
+			r.out = buf_detach(&b2);
+		}
+		char *text = file_read(rec_path, NULL);
+		unlink(rec_path);
+		rec_bad = records_parse(text ? text : "", &runs[i], &nrows[i],
+		                        &rec_err) != 0;
+		ok = r.exit_code == 0 && !r.signal && !r.timed_out &&
+		     !r.interrupted && !rec_bad;
+		if (i == 0) {
+			records = text ? text : xstrdup("");
+			first_out = xmalloc(r.out_len + 1);
+			memcpy(first_out, r.out, r.out_len + 1);
+			first_len = r.out_len;
+		} else {
+			free(text);
+		}
 	}
-	char *records = file_read(rec_path, NULL);
-	if (!records)
-		records = xstrdup("");
-	unlink(rec_path);
-	cJSON **rows = NULL;
-	size_t nrows = 0;
-	char *rec_err = NULL;
-	int rec_bad = records_parse(records, &rows, &nrows, &rec_err) != 0;
-	for (size_t i = 0; i < nrows; i++)
-		cJSON_Delete(rows[i]);
-	free(rows);
+	if (ok) {
+		char *why = NULL;
+		char *merged = records_merge(runs, nrows, (size_t)nruns, &why);
+		if (merged) {
+			free(records);
+			records = merged;
+		} else {
+			warn_at(e->ch->path, e->dir->line,
+			        "experiment '%s': its %d runs wrote different records "
+			        "(%s); the first run's are kept", e->id, nruns, why);
+			free(why);
+		}
+	}
+	r.seconds = seconds;
+	if (ok) {
+		/* The page shows the first run's output. */
+		free(r.out);
+		r.out = first_out;
+		r.out_len = first_len;
+		first_out = NULL;
+	}
 
 	inputs = deps_read(dep, &ninputs);
 	if (!ninputs)
@@ -633,10 +677,9 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	 * computes the same one from the inputs recorded in the meta. */
 	keys_compute(e, tc, inputs, ninputs);
 	e->seconds = r.seconds;
-	int ok = r.exit_code == 0 && !r.signal && !r.timed_out && !r.interrupted &&
-	         !rec_bad;
 	if (ok) {
-		cJSON *meta = meta_new(e, &r, inputs, ninputs, nrows);
+		cJSON *meta = meta_new(e, &r, inputs, ninputs, nrows[0]);
+		cJSON_AddNumberToObject(meta, "runs", ran);
 		if (e->cuda && tc->cuobjdump)
 			sass_record(b, e, tc);
 		if (e->cuda && e->ncu && tc->ncu && tc->gpu)
@@ -655,9 +698,14 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		char *why = rec_bad ? xasprintf("its records are malformed: %s.jsonl %s",
 		                                e->id, rec_err)
 		                    : failure_summary(&r, timeout);
+		if (nruns > 1) {
+			char *w = xasprintf("%s (run %d of %d)", why, ran, nruns);
+			free(why);
+			why = w;
+		}
 		(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
 		                                     "experiment '%s' %s", e->id, why);
-		cJSON *info = meta_new(e, &r, inputs, ninputs, nrows);
+		cJSON *info = meta_new(e, &r, inputs, ninputs, nrows[ran ? ran - 1 : 0]);
 		cJSON_AddStringToObject(info, "stage", "run");
 		cJSON_AddStringToObject(info, "why", why);
 		cJSON_AddStringToObject(info, "output", r.out);
@@ -667,6 +715,15 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	if (o->progress)
 		fprintf(stderr, "[%5.1fs] %s %s in %.1f s\n", now_seconds() - t0,
 		        e->id, ok ? "done" : "FAILED", r.seconds);
+out_runs:
+	for (int i = 0; i < nruns; i++) {
+		for (size_t j = 0; j < nrows[i]; j++)
+			cJSON_Delete(runs[i][j]);
+		free(runs[i]);
+	}
+	free(runs);
+	free(nrows);
+	free(first_out);
 	free(rec_err);
 	free(records);
 	free(r.out);
@@ -888,6 +945,10 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		struct exper *e = &bk->exps[i];
 		struct exp_result *r = bundle_get(b, e->id);
 		size_t n;
+		if (o->runs)
+			e->runs = o->runs;
+		else if (!e->runs)
+			e->runs = DEFAULT_RUNS;
 		char **inputs = inputs_of(e, r, &n);
 		keys_compute(e, &tc, inputs, n);
 		free_list(inputs, n);

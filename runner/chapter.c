@@ -25,7 +25,7 @@ static const struct opt_spec experiment_opts[] = {
 	{"flags", 0, 0, V_TEXT},       {"timeout", 0, 0, V_INT},
 	{"allow-error", 0, 0, V_BOOL}, {"show", 0, 0, V_SHOW},
 	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
-	{"env", 0, 0, V_TEXT},
+	{"env", 0, 0, V_TEXT},         {"runs", 0, 0, V_INT},
 	{NULL, 0, 0, V_TEXT},
 };
 

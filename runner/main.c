@@ -46,6 +46,9 @@ static const char usage[] =
 	"  --gpus N          run on N GPUs at once, one experiment per GPU\n"
 	"                    (default: every visible GPU of one model)\n"
 	"  --timeout S       default per-experiment timeout in seconds (default 120)\n"
+	"  --runs N          run every experiment in N separate processes and keep\n"
+	"                    the median run of each point (default: the chapter's\n"
+	"                    runs: option, else 3)\n"
 	"  --quiet           no progress lines\n"
 	"\n"
 	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
@@ -77,7 +80,8 @@ static int cmd_build(int argc, char **argv)
 		if (!strcmp(a, "--chapters") || !strcmp(a, "--results") ||
 		    !strcmp(a, "--site") || !strcmp(a, "--templates") ||
 		    !strcmp(a, "--title") || !strcmp(a, "--rerun") || !strcmp(a, "-j") ||
-		    !strcmp(a, "--timeout") || !strcmp(a, "--gpus")) {
+		    !strcmp(a, "--timeout") || !strcmp(a, "--gpus") ||
+		    !strcmp(a, "--runs")) {
 			const char *v = VALUE();
 			if (!v)
 				return usage_error("%s needs a value", a);
@@ -97,6 +101,8 @@ static int cmd_build(int argc, char **argv)
 				return usage_error("-j wants a positive number, not '%s'", v);
 			else if (!strcmp(a, "--gpus") && (ro.gpus = atoi(v)) < 1)
 				return usage_error("--gpus wants a positive number, not '%s'", v);
+			else if (!strcmp(a, "--runs") && (ro.runs = atoi(v)) < 1)
+				return usage_error("--runs wants a positive number, not '%s'", v);
 			else if (!strcmp(a, "--timeout") && (ro.timeout = atof(v)) <= 0)
 				return usage_error("--timeout wants seconds, not '%s'", v);
 		} else if (!strcmp(a, "--no-run")) {

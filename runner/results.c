@@ -330,3 +330,40 @@ const cJSON *machine_field(const struct bundle *b, const char *name)
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(b->machine, "measured");
 	return m ? cJSON_GetObjectItemCaseSensitive(m, name) : NULL;
 }
+
+int record_is_measurement(const char *k)
+{
+	static const char *names[] = {"median_ms", "min_ms", "max_ms", "q1_ms",
+	                              "q3_ms", "mean_ms", "spread", "reps",
+	                              "clock_mhz", "throttled", "batch", "ms",
+	                              "correct", "runs", "run_min_ms", "run_max_ms",
+	                              "run_spread", "host_bound", NULL};
+	for (const char **n = names; *n; n++)
+		if (!strcmp(k, *n))
+			return 1;
+	size_t len = strlen(k);
+	return len > 3 && (!strcmp(k + len - 3, "_lo") || !strcmp(k + len - 3, "_hi"));
+}
+
+char *record_params(const cJSON *row)
+{
+	struct buf b = BUF_INIT;
+	const cJSON *f;
+	cJSON_ArrayForEach(f, row)
+	{
+		if (record_is_measurement(f->string))
+			continue;
+		/* A rate with bounds (F, F_lo, F_hi) is measured too. */
+		char *lo = xasprintf("%s_lo", f->string);
+		int rate = cJSON_GetObjectItemCaseSensitive(row, lo) != NULL;
+		free(lo);
+		if (rate)
+			continue;
+		if (cJSON_IsString(f))
+			buf_printf(&b, "%s%s=%s", b.len ? " " : "", f->string, f->valuestring);
+		else if (cJSON_IsNumber(f) && f->valuedouble == floor(f->valuedouble) &&
+		         fabs(f->valuedouble) < 1e15)
+			buf_printf(&b, "%s%s=%.0f", b.len ? " " : "", f->string, f->valuedouble);
+	}
+	return buf_detach(&b);
+}

@@ -80,4 +80,13 @@ const cJSON *machine_field(const struct bundle *b, const char *name);
 /* JSON text of v, printed (caller frees). */
 char *json_print(const cJSON *v);
 
+/*
+ * The parameters of a record, as "name=value ..." from its string and
+ * whole-number fields, leaving out what a run measures (median_ms, reps,
+ * correct, rate bounds F_lo / F_hi, ...). Records of the same point in
+ * two runs or two bundles have the same parameters. Caller frees.
+ */
+char *record_params(const cJSON *row);
+int record_is_measurement(const char *field);
+
 #endif

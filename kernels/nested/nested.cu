@@ -136,9 +136,11 @@ int main(int argc, char **argv)
 	LAB_CHECK(cudaMemcpy(x, hx.data(), max_n * sizeof(float),
 	                     cudaMemcpyHostToDevice));
 
+	/* A device-side launch takes tens of microseconds and varies from one
+	 * to the next: many repetitions, so that the median settles. */
 	lab::TimeOpts opts;
-	opts.max_reps = 500;
-	opts.min_reps = 50;
+	opts.max_reps = 2000;
+	opts.min_reps = 200;
 	const char *variants[] = {"flat", "nested", "fanout"};
 	printf("%-8s %10s %10s\n", "variant", "n", "us");
 	for (long nl : ns) {

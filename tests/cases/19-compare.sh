@@ -14,3 +14,12 @@ OUT=$(lb compare A B --max-diff 3 2>&1); RC=$?
 expect_rc 1
 expect_err "+10.00%  <-- over"
 expect_err "summary: 3 points compared, largest difference +10.00% (e #1 n=2 v=k), 1 over 3.0%"
+# A host-bound point (a copy through the host's CPU) is counted apart and
+# does not fail the comparison; GPU points still do.
+sed -i '2s/"median_ms":1.10/"median_ms":1.00/' B/e.jsonl
+echo '{"n":9,"v":"h","host_bound":true,"median_ms":1.00,"min_ms":0.9,"max_ms":1.1}' >> A/e.jsonl
+echo '{"n":9,"v":"h","host_bound":true,"median_ms":1.40,"min_ms":1.3,"max_ms":1.5}' >> B/e.jsonl
+OUT=$(lb compare A B --max-diff 3 2>&1); RC=$?
+expect_rc 0
+expect_err "summary: 3 points compared, largest difference +1.00%"
+expect_err "; 1 host-bound points not judged, largest +40.00%"

@@ -1,0 +1,141 @@
+/* Merging the records of several runs of one experiment. */
+#include <stdlib.h>
+
+#include "merge.h"
+#include "results.h"
+#include "test.h"
+
+/* Parse each text of runs[] into rows; merge; parse the merged text back. */
+static cJSON **merged(const char *const *texts, size_t n, size_t *nout, char **why)
+{
+	cJSON **rows[8];
+	size_t nrows[8];
+	char *err = NULL;
+	for (size_t i = 0; i < n; i++) {
+		rows[i] = NULL;
+		nrows[i] = 0;
+		if (records_parse(texts[i], &rows[i], &nrows[i], &err) != 0)
+			return NULL;
+	}
+	char *text = records_merge((cJSON **const *)rows, nrows, n, why);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < nrows[i]; j++)
+			cJSON_Delete(rows[i][j]);
+		free(rows[i]);
+	}
+	if (!text)
+		return NULL;
+	cJSON **out = NULL;
+	*nout = 0;
+	if (records_parse(text, &out, nout, &err) != 0)
+		out = NULL;
+	free(text);
+	return out;
+}
+
+static double num(const cJSON *row, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItem(row, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void free_rows(cJSON **rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cJSON_Delete(rows[i]);
+	free(rows);
+}
+
+/* The run with the median median is kept whole; the extremes widen. */
+TEST(test_merge_median_run)
+{
+	const char *runs[] = {
+	    "{\"n\":4,\"gbps\":40,\"gbps_lo\":36,\"gbps_hi\":44,\"reps\":20,"
+	    "\"median_ms\":0.1,\"min_ms\":0.09,\"max_ms\":0.111,\"q1_ms\":0.098,"
+	    "\"clock_mhz\":1980,\"correct\":true}\n",
+	    "{\"n\":4,\"gbps\":50,\"gbps_lo\":45,\"gbps_hi\":55,\"reps\":30,"
+	    "\"median_ms\":0.08,\"min_ms\":0.072,\"max_ms\":0.088,\"q1_ms\":0.079,"
+	    "\"clock_mhz\":1755,\"correct\":true}\n",
+	    "{\"n\":4,\"gbps\":32,\"gbps_lo\":30,\"gbps_hi\":34,\"reps\":25,"
+	    "\"median_ms\":0.125,\"min_ms\":0.118,\"max_ms\":0.133,\"q1_ms\":0.12,"
+	    "\"clock_mhz\":1600,\"correct\":true}\n",
+	};
+	size_t n = 0;
+	char *why = NULL;
+	cJSON **m = merged(runs, 3, &n, &why);
+	CHECK(m && n == 1);
+	if (!m)
+		return;
+	CHECK(num(m[0], "median_ms") == 0.1);      /* run 1: the middle one */
+	CHECK(num(m[0], "q1_ms") == 0.098);        /* its quartiles stay */
+	CHECK(num(m[0], "clock_mhz") == 1980);
+	CHECK(num(m[0], "gbps") == 40);
+	CHECK(num(m[0], "min_ms") == 0.072);       /* extremes of all runs */
+	CHECK(num(m[0], "max_ms") == 0.133);
+	CHECK(fabs(num(m[0], "gbps_hi") - 40 * 0.1 / 0.072) < 1e-9);
+	CHECK(fabs(num(m[0], "gbps_lo") - 40 * 0.1 / 0.133) < 1e-9);
+	CHECK(num(m[0], "reps") == 75);
+	CHECK(num(m[0], "runs") == 3);
+	CHECK(num(m[0], "run_min_ms") == 0.08);
+	CHECK(num(m[0], "run_max_ms") == 0.125);
+	CHECK(fabs(num(m[0], "run_spread") - (0.125 - 0.08) / 0.1) < 1e-12);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(m[0], "correct")));
+	free_rows(m, n);
+}
+
+/* One wrong run makes the point wrong, whichever run is kept. */
+TEST(test_merge_wrong_anywhere)
+{
+	const char *runs[] = {
+	    "{\"v\":\"a\",\"median_ms\":1,\"correct\":true,\"throttled\":false}\n"
+	    "{\"fact\":\"bw\",\"value\":10}\n{\"part\":\"x\",\"count\":3,\"correct\":true}\n",
+	    "{\"v\":\"a\",\"median_ms\":2,\"correct\":true,\"throttled\":true}\n"
+	    "{\"fact\":\"bw\",\"value\":30}\n{\"part\":\"x\",\"count\":3,\"correct\":false}\n",
+	    "{\"v\":\"a\",\"median_ms\":3,\"correct\":false,\"throttled\":false}\n"
+	    "{\"fact\":\"bw\",\"value\":20}\n{\"part\":\"x\",\"count\":3,\"correct\":true}\n",
+	};
+	size_t n = 0;
+	char *why = NULL;
+	cJSON **m = merged(runs, 3, &n, &why);
+	CHECK(m && n == 3);
+	if (!m)
+		return;
+	CHECK(num(m[0], "median_ms") == 2);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(m[0], "correct")));
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(m[0], "throttled")));
+	CHECK(num(m[1], "value") == 20);           /* a fact: the median */
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(m[2], "correct")));
+	CHECK(!cJSON_GetObjectItem(m[2], "runs")); /* untimed: nothing added */
+	free_rows(m, n);
+}
+
+/* Runs that wrote different records are not merged; the reason says where. */
+TEST(test_merge_mismatch)
+{
+	const char *count[] = {"{\"n\":1,\"median_ms\":1}\n{\"n\":2,\"median_ms\":1}\n",
+	                       "{\"n\":1,\"median_ms\":1}\n"};
+	size_t n = 0;
+	char *why = NULL;
+	CHECK(!merged(count, 2, &n, &why));
+	CHECK(why && strstr(why, "run 2 wrote 1 records, run 1 2"));
+	free(why);
+	why = NULL;
+	const char *params[] = {"{\"n\":1,\"median_ms\":1}\n{\"n\":2,\"median_ms\":1}\n",
+	                        "{\"n\":1,\"median_ms\":1}\n{\"n\":3,\"median_ms\":1}\n"};
+	CHECK(!merged(params, 2, &n, &why));
+	CHECK(why && strstr(why, "record 2 of run 2") && strstr(why, "n=2"));
+	free(why);
+	why = NULL;
+	/* One run: the records pass through, marked as one run. */
+	const char *one[] = {"{\"n\":1,\"median_ms\":1,\"min_ms\":0.5,\"max_ms\":2}\n"};
+	cJSON **m = merged(one, 1, &n, &why);
+	CHECK(m && n == 1 && num(m[0], "runs") == 1 && num(m[0], "run_spread") == 0);
+	if (m)
+		free_rows(m, n);
+}
+
+TEST_MAIN({
+	RUN(test_merge_median_run);
+	RUN(test_merge_wrong_anywhere);
+	RUN(test_merge_mismatch);
+})
