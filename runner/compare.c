@@ -54,7 +54,7 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 			if (!cJSON_IsNumber(ma) || !cJSON_IsNumber(mb))
 				continue;
 			char *pa = record_params(ra->rows[k]), *pb = record_params(rb->rows[k]);
-			if (strcmp(pa, pb)) {
+			if (!record_same_point(ra->rows[k], rb->rows[k])) {
 				printf("%-12s #%zu differs in its parameters: %s | %s\n",
 				       ids[i], k, pa, pb);
 				free(pa);

@@ -73,20 +73,19 @@ static cJSON *merge_one(cJSON **const *runs, size_t nruns, size_t k, char **why)
 	cJSON *out = NULL;
 	int timed = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(first, "median_ms"));
 	int fact = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(first, "fact"));
-	/* A timed record is matched by its parameters, a fact by its name. */
-	char *p0 = timed ? record_params(first) : xstrdup(fact ? cJSON_GetObjectItemCaseSensitive(first, "fact")->valuestring : "");
+	/* A timed record must be the same point in every run, a fact the
+	 * same fact. */
+	const char *fname = fact ? cJSON_GetObjectItemCaseSensitive(first, "fact")->valuestring : NULL;
+	char *p0 = record_params(first);
 	for (size_t i = 0; i < nruns; i++) {
 		const cJSON *row = runs[i][k];
-		if (timed || fact) {
-			const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, "fact");
-			char *p = timed ? record_params(row) : xstrdup(cJSON_IsString(name) ? name->valuestring : "");
-			int same = !strcmp(p, p0);
-			free(p);
-			if (!same) {
-				*why = xasprintf("record %zu of run %zu is not that of run 1 "
-				                 "(%s)", k + 1, i + 1, p0);
-				goto out;
-			}
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, "fact");
+		int same = fact ? cJSON_IsString(name) && !strcmp(name->valuestring, fname)
+		                : !timed || record_same_point(first, row);
+		if (!same) {
+			*why = xasprintf("record %zu of run %zu is not that of run 1 (%s)",
+			                 k + 1, i + 1, p0);
+			goto out;
 		}
 		r[i].v = num(row, timed ? "median_ms" : "value", NAN);
 		r[i].run = i;

@@ -331,6 +331,15 @@ const cJSON *machine_field(const struct bundle *b, const char *name)
 	return m ? cJSON_GetObjectItemCaseSensitive(m, name) : NULL;
 }
 
+/* A rate with bounds (F, F_lo, F_hi) is measured. */
+static int is_rate(const cJSON *row, const char *name)
+{
+	char *lo = xasprintf("%s_lo", name);
+	int rate = cJSON_GetObjectItemCaseSensitive(row, lo) != NULL;
+	free(lo);
+	return rate;
+}
+
 int record_is_measurement(const char *k)
 {
 	static const char *names[] = {"median_ms", "min_ms", "max_ms", "q1_ms",
@@ -351,13 +360,7 @@ char *record_params(const cJSON *row)
 	const cJSON *f;
 	cJSON_ArrayForEach(f, row)
 	{
-		if (record_is_measurement(f->string))
-			continue;
-		/* A rate with bounds (F, F_lo, F_hi) is measured too. */
-		char *lo = xasprintf("%s_lo", f->string);
-		int rate = cJSON_GetObjectItemCaseSensitive(row, lo) != NULL;
-		free(lo);
-		if (rate)
+		if (record_is_measurement(f->string) || is_rate(row, f->string))
 			continue;
 		if (cJSON_IsString(f))
 			buf_printf(&b, "%s%s=%s", b.len ? " " : "", f->string, f->valuestring);
@@ -366,4 +369,29 @@ char *record_params(const cJSON *row)
 			buf_printf(&b, "%s%s=%.0f", b.len ? " " : "", f->string, f->valuedouble);
 	}
 	return buf_detach(&b);
+}
+
+static int whole(const cJSON *f)
+{
+	return cJSON_IsNumber(f) && f->valuedouble == floor(f->valuedouble) &&
+	       fabs(f->valuedouble) < 1e15;
+}
+
+int record_same_point(const cJSON *a, const cJSON *b)
+{
+	const cJSON *f;
+	cJSON_ArrayForEach(f, a)
+	{
+		if (record_is_measurement(f->string) || is_rate(a, f->string))
+			continue;
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(b, f->string);
+		if (cJSON_IsString(f) &&
+		    (!cJSON_IsString(g) || strcmp(f->valuestring, g->valuestring)))
+			return 0;
+		/* A measured value can be whole in one run and not in the
+		 * next: only two whole numbers that differ tell points apart. */
+		if (whole(f) && whole(g) && f->valuedouble != g->valuedouble)
+			return 0;
+	}
+	return 1;
 }

@@ -89,4 +89,9 @@ char *json_print(const cJSON *v);
 char *record_params(const cJSON *row);
 int record_is_measurement(const char *field);
 
+/* Do records a and b (of two runs or two bundles) describe the same point:
+ * no string field of a differs in b, nor a whole number where both are
+ * whole? */
+int record_same_point(const cJSON *a, const cJSON *b);
+
 #endif
