@@ -19,7 +19,10 @@
  *   fanout   the host launches `parts` blocks; each launches step 1 over its
  *            slice, and block 0 tail-launches step 2 over everything.
  *
- *   nested --depth 4 --n 65536,1048576,16777216 --parts 32
+ * Each timing pools --reps repetitions from each of --contexts fresh CUDA
+ * contexts (see main).
+ *
+ *   nested --depth 4 --n 65536,1048576,16777216 --parts 32 --contexts 32
  */
 #include "lab.h"
 
@@ -113,9 +116,13 @@ int main(int argc, char **argv)
 	int depth = (int)args.integer("--depth", 4);
 	std::vector<long> ns = args.list("--n", "65536,1048576,16777216");
 	long parts = args.integer("--parts", 32);
+	int contexts = (int)args.integer("--contexts", 32);
+	long reps = args.integer("--reps", 100);
 	const lab::Device &dev = lab::device();
-	if (depth < 1 || depth > 8 || parts < 1 || parts > 1024) {
-		fprintf(stderr, "--depth must be 1..8 and --parts 1..1024\n");
+	if (depth < 1 || depth > 8 || parts < 1 || parts > 1024 ||
+	    contexts < 1 || reps < 1) {
+		fprintf(stderr, "--depth must be 1..8, --parts 1..1024, and "
+		        "--contexts and --reps positive\n");
 		return 2;
 	}
 
@@ -130,27 +137,40 @@ int main(int argc, char **argv)
 		float t = 2.0f * hx[i] + 1.0f;
 		ref[i] = t * t;
 	}
-	float *x, *y;
-	LAB_CHECK(cudaMalloc(&x, max_n * sizeof(float)));
-	LAB_CHECK(cudaMalloc(&y, max_n * sizeof(float)));
-	LAB_CHECK(cudaMemcpy(x, hx.data(), max_n * sizeof(float),
-	                     cudaMemcpyHostToDevice));
 
-	/* A device-side launch takes tens of microseconds and varies from one
-	 * to the next, and its median varies from one process to the next by
-	 * more than within one: the chapter runs this program in many
-	 * processes (runs:), each with a few hundred repetitions. */
+	/* The cost of a device-side launch depends on the CUDA context it
+	 * runs in: one context's median can sit 10% or more from the next
+	 * one's, while repetitions inside a context agree. So each point
+	 * pools a fixed number of repetitions from each of `contexts` fresh
+	 * contexts (cudaDeviceReset between them), and its record gives the
+	 * smallest and largest context median too. */
 	lab::TimeOpts opts;
-	opts.max_reps = 400;
-	opts.min_reps = 100;
+	opts.min_reps = opts.max_reps = (int)reps;
 	const char *variants[] = {"flat", "nested", "fanout"};
-	printf("%-8s %10s %10s\n", "variant", "n", "us");
-	for (long nl : ns) {
-		size_t n = (size_t)nl;
-		size_t slice = (n + parts - 1) / parts;
-		for (const char *v : variants) {
+	struct Point {
+		size_t n;
+		const char *variant;
+		std::vector<double> ms, medians;
+		bool ok = true;
+	};
+	std::vector<Point> points;
+	for (long nl : ns)
+		for (const char *v : variants)
+			points.push_back({(size_t)nl, v, {}, {}});
+	for (int c = 0; c < contexts; c++) {
+		/* A fresh context; the last one stays for the clock probe. */
+		if (c > 0)
+			LAB_CHECK(cudaDeviceReset());
+		float *x, *y;
+		LAB_CHECK(cudaMalloc(&x, max_n * sizeof(float)));
+		LAB_CHECK(cudaMalloc(&y, max_n * sizeof(float)));
+		LAB_CHECK(cudaMemcpy(x, hx.data(), max_n * sizeof(float),
+		                     cudaMemcpyHostToDevice));
+		for (Point &p : points) {
+			size_t n = p.n, slice = (n + parts - 1) / parts;
+			const char *v = p.variant;
 			lab::poison(y, n * sizeof(float));
-			lab::Stats st = lab::time([&] {
+			std::vector<double> ms = lab::sample([&] {
 				if (!strcmp(v, "flat")) {
 					step1<<<blocks_for(n), 256>>>(x, y, n);
 					step2<<<blocks_for(n), 256>>>(y, n);
@@ -163,21 +183,37 @@ int main(int argc, char **argv)
 			}, opts);
 			LAB_CHECK(cudaMemcpy(got.data(), y, n * sizeof(float),
 			                     cudaMemcpyDeviceToHost));
-			bool ok = lab::check_close(got.data(), ref.data(), n, 1e-6);
-			lab::Record()
-			    .set("part", "timing")
-			    .set("variant", v)
-			    .set("n", n)
-			    .set("ms", st.median_ms)
-			    .set("us", st.median_ms * 1e3)
-			    .set("correct", ok)
-			    .stats(st)
-			    .emit();
-			printf("%-8s %10zu %10.1f%s\n", v, n, st.median_ms * 1e3,
-			       ok ? "" : "  WRONG");
+			p.ok = p.ok && lab::check_close(got.data(), ref.data(), n, 1e-6);
+			p.ms.insert(p.ms.end(), ms.begin(), ms.end());
+			std::sort(ms.begin(), ms.end());
+			p.medians.push_back(lab::quantile(ms, 0.5));
 		}
+		LAB_CHECK(cudaFree(x));
+		LAB_CHECK(cudaFree(y));
+		if (lab::profiling())
+			break;
 	}
-	LAB_CHECK(cudaFree(x));
-	LAB_CHECK(cudaFree(y));
+
+	printf("%-8s %10s %10s   %s\n", "variant", "n", "us",
+	       "context medians, us");
+	for (Point &p : points) {
+		lab::Stats st = lab::summarize(p.ms, opts);
+		std::sort(p.medians.begin(), p.medians.end());
+		lab::Record()
+		    .set("part", "timing")
+		    .set("variant", p.variant)
+		    .set("n", p.n)
+		    .set("ms", st.median_ms)
+		    .set("us", st.median_ms * 1e3)
+		    .set("correct", p.ok)
+		    .set("contexts", (int)p.medians.size())
+		    .set("ctx_min_ms", p.medians.front())
+		    .set("ctx_max_ms", p.medians.back())
+		    .stats(st)
+		    .emit();
+		printf("%-8s %10zu %10.1f   %.1f to %.1f%s\n", p.variant, p.n,
+		       st.median_ms * 1e3, p.medians.front() * 1e3,
+		       p.medians.back() * 1e3, p.ok ? "" : "  WRONG");
+	}
 	return 0;
 }
