@@ -15,6 +15,9 @@
  *   - warm-up launches first (module load, first-touch, clocks ramping up);
  *   - each repetition is bracketed by its own pair of CUDA events on the
  *     stream, so host-side overhead is never counted as kernel time;
+ *   - behind a gate: a one-thread kernel holds the stream until the host
+ *     has queued the start event, the work and the stop event, so that the
+ *     GPU never waits inside the events for a launch still on its way;
  *   - in cold mode an L2-sized scratch buffer is overwritten before every
  *     repetition (outside the events), so data comes from DRAM, not L2;
  *   - repetitions continue until at least min_reps are done and the
@@ -241,6 +244,9 @@ struct TimeOpts {
 	double target_spread = 0.01; /* stop once (q3-q1)/median is below */
 	double budget_ms = 500;      /* ...or once this much GPU time is spent */
 	int batch = 1; /* launches per repetition, for launches of a few us */
+	bool gate = true; /* queue each repetition whole behind a gate kernel;
+	                     off for work that waits on the host (a cudaMemcpy
+	                     from pageable memory) */
 };
 
 struct Stats {
@@ -266,29 +272,88 @@ __global__ void lab_clock_probe(long long spin_ns, unsigned long long *out)
 	out[1] = t1 - t0;
 }
 
+/*
+ * Device memory lab.h keeps for itself, made on first use. It belongs to
+ * the current CUDA context: lab::reset_device() drops it with the context.
+ */
+struct Scratch {
+	unsigned long long *probe = nullptr; /* the clock probe's output */
+	void *l2 = nullptr;                  /* what the L2 flush overwrites */
+	size_t l2_bytes = 0;
+	volatile int *gate = nullptr; /* mapped: [0] open, [1] timed out */
+	int *gate_dev = nullptr;
+	int pass = 0;
+};
+
+inline Scratch &scratch()
+{
+	static Scratch s;
+	return s;
+}
+
+/* cudaDeviceReset: a fresh context, and lab.h's own memory with it. */
+inline void reset_device()
+{
+	LAB_CHECK(cudaDeviceReset());
+	scratch() = Scratch();
+}
+
 /* The SM clock in MHz, measured over about a millisecond. */
 inline double sm_clock_mhz()
 {
-	static unsigned long long *buf = nullptr;
-	if (!buf)
-		LAB_CHECK(cudaMalloc(&buf, 2 * sizeof *buf));
-	lab_clock_probe<<<1, 1>>>(1000000, buf);
+	Scratch &s = scratch();
+	if (!s.probe)
+		LAB_CHECK(cudaMalloc(&s.probe, 2 * sizeof *s.probe));
+	lab_clock_probe<<<1, 1>>>(1000000, s.probe);
 	LAB_CHECK_LAUNCH();
 	unsigned long long h[2];
-	LAB_CHECK(cudaMemcpy(h, buf, sizeof h, cudaMemcpyDeviceToHost));
+	LAB_CHECK(cudaMemcpy(h, s.probe, sizeof h, cudaMemcpyDeviceToHost));
 	return h[1] ? (double)h[0] / (double)h[1] * 1e3 : 0;
 }
 
+/*
+ * The gate: one thread that spins until the host opens it (a flag in
+ * mapped host memory) or timeout_ns passes, and notes which. While it
+ * spins, the host queues a whole repetition behind it, then opens it.
+ * Work that itself waits for the GPU (a synchronous copy) would wait for
+ * the timeout instead: lab::time sees the gate time out and stops using
+ * it for that point.
+ */
+__global__ void lab_gate(volatile int *flag, long long timeout_ns)
+{
+	unsigned long long t0, t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	do
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	while (!flag[0] && (long long)(t - t0) < timeout_ns);
+	if (!flag[0])
+		flag[1] = 1;
+}
+
+inline void gate_close()
+{
+	Scratch &s = scratch();
+	if (!s.gate) {
+		int *h;
+		LAB_CHECK(cudaHostAlloc(&h, 2 * sizeof(int), cudaHostAllocMapped));
+		LAB_CHECK(cudaHostGetDevicePointer(&s.gate_dev, h, 0));
+		s.gate = h;
+	}
+	s.gate[0] = s.gate[1] = 0;
+	lab_gate<<<1, 1>>>(s.gate_dev, 100 * 1000 * 1000);
+}
+
+inline void gate_open() { scratch().gate[0] = 1; }
+inline bool gate_timed_out() { return scratch().gate[1] != 0; }
+
 inline void flush_l2()
 {
-	static void *scratch = nullptr;
-	static size_t bytes = 0;
-	if (!scratch) {
-		bytes = std::max<size_t>(2 * (size_t)device().l2_bytes, 8u << 20);
-		LAB_CHECK(cudaMalloc(&scratch, bytes));
+	Scratch &s = scratch();
+	if (!s.l2) {
+		s.l2_bytes = std::max<size_t>(2 * (size_t)device().l2_bytes, 8u << 20);
+		LAB_CHECK(cudaMalloc(&s.l2, s.l2_bytes));
 	}
-	static int pass = 0;
-	LAB_CHECK(cudaMemsetAsync(scratch, ++pass & 0xff, bytes));
+	LAB_CHECK(cudaMemsetAsync(s.l2, ++s.pass & 0xff, s.l2_bytes));
 }
 
 inline double quantile(const std::vector<double> &sorted, double q)
@@ -322,6 +387,7 @@ template <class F> std::vector<double> sample(F fn, TimeOpts o = TimeOpts())
 		o.min_reps = o.max_reps = 1;
 		o.mode = HOT;
 		o.batch = 1;
+		o.gate = false;
 	}
 	for (int i = 0; i < o.warmup; i++)
 		fn();
@@ -334,14 +400,20 @@ template <class F> std::vector<double> sample(F fn, TimeOpts o = TimeOpts())
 	std::vector<double> ms;
 	double total = 0;
 	while ((int)ms.size() < o.max_reps) {
+		if (o.gate)
+			gate_close();
 		if (o.mode == COLD)
 			flush_l2();
 		LAB_CHECK(cudaEventRecord(start));
 		for (int b = 0; b < o.batch; b++)
 			fn();
 		LAB_CHECK(cudaEventRecord(stop));
+		if (o.gate)
+			gate_open();
 		LAB_CHECK(cudaEventSynchronize(stop));
 		LAB_CHECK_LAUNCH();
+		if (o.gate && gate_timed_out())
+			o.gate = false;
 		float t;
 		LAB_CHECK(cudaEventElapsedTime(&t, start, stop));
 		ms.push_back(t / o.batch);

@@ -884,8 +884,12 @@ void machine_add_host(cJSON *m)
 		free(line);
 	}
 	free(os);
+	/* LABBOOK_COMMIT (and LABBOOK_DIRTY, 0 or 1) name the project's state
+	 * where the tree's own .git is missing or not the one it came from,
+	 * as on a cluster node or a machine that got a copy of the tree. */
+	const char *env = getenv("LABBOOK_COMMIT");
 	char *git[] = {"git", "rev-parse", "HEAD", NULL};
-	char *commit = exec_capture(git, 10);
+	char *commit = env && *env ? NULL : exec_capture(git, 10);
 	cJSON_DeleteItemFromObject(m, "commit");
 	cJSON_DeleteItemFromObject(m, "dirty");
 	if (commit) {
@@ -898,9 +902,10 @@ void machine_add_host(cJSON *m)
 		cJSON_AddBoolToObject(m, "dirty", status && *status);
 		free(status);
 	} else {
-		/* A copy of the tree without .git (a cluster node) may say it. */
-		const char *env = getenv("LABBOOK_COMMIT");
 		cJSON_AddStringToObject(m, "commit", env && *env ? env : "unknown");
+		const char *dirty = getenv("LABBOOK_DIRTY");
+		if (dirty && (!strcmp(dirty, "0") || !strcmp(dirty, "1")))
+			cJSON_AddBoolToObject(m, "dirty", *dirty == '1');
 	}
 	free(commit);
 }

@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 	 * runs in: one context's median can sit 10% or more from the next
 	 * one's, while repetitions inside a context agree. So each point
 	 * pools a fixed number of repetitions from each of `contexts` fresh
-	 * contexts (cudaDeviceReset between them), and its record gives the
+	 * contexts (lab::reset_device between them), and its record gives the
 	 * smallest and largest context median too. */
 	lab::TimeOpts opts;
 	opts.min_reps = opts.max_reps = (int)reps;
@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 	for (int c = 0; c < contexts; c++) {
 		/* A fresh context; the last one stays for the clock probe. */
 		if (c > 0)
-			LAB_CHECK(cudaDeviceReset());
+			lab::reset_device();
 		float *x, *y;
 		LAB_CHECK(cudaMalloc(&x, max_n * sizeof(float)));
 		LAB_CHECK(cudaMalloc(&y, max_n * sizeof(float)));
