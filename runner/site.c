@@ -313,8 +313,11 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 			buf_puts(out, " on ");
 			buf_puts_html(out, mstr(c->b, "gpu"));
 		}
-		buf_printf(out, " in %.1f s · %s · bundle <a href=\"provenance.html\">",
-		           cJSON_IsNumber(secs) ? secs->valuedouble : 0.0,
+		const cJSON *runs = cJSON_GetObjectItem(m, "runs");
+		buf_printf(out, " in %.1f s", cJSON_IsNumber(secs) ? secs->valuedouble : 0.0);
+		if (cJSON_IsNumber(runs) && runs->valuedouble > 1)
+			buf_printf(out, " (%.0f runs)", runs->valuedouble);
+		buf_printf(out, " · %s · bundle <a href=\"provenance.html\">",
 		           e ? state_name(e->state) : "");
 		buf_puts_html(out, c->b->dir);
 		buf_puts(out, "</a></p>\n");
