@@ -75,7 +75,8 @@ static cJSON *merge_one(cJSON **const *runs, size_t nruns, size_t k, char **why)
 	int fact = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(first, "fact"));
 	/* A timed record must be the same point in every run, a fact the
 	 * same fact. */
-	const char *fname = fact ? cJSON_GetObjectItemCaseSensitive(first, "fact")->valuestring : NULL;
+	const cJSON *fact0 = cJSON_GetObjectItemCaseSensitive(first, "fact");
+	const char *fname = fact ? fact0->valuestring : NULL;
 	char *p0 = record_params(first);
 	for (size_t i = 0; i < nruns; i++) {
 		const cJSON *row = runs[i][k];
@@ -104,8 +105,8 @@ static cJSON *merge_one(cJSON **const *runs, size_t nruns, size_t k, char **why)
 		reps += num(runs[i][k], "reps", 0);
 	}
 	size_t pick = 0;
-	int ranked = timed || (fact && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(first, "value")));
-	if (ranked) {
+	const cJSON *value = cJSON_GetObjectItemCaseSensitive(first, "value");
+	if (timed || (fact && cJSON_IsNumber(value))) {
 		qsort(r, nruns, sizeof *r, cmp_ranked);
 		pick = r[(nruns - 1) / 2].run;
 	}
