@@ -15,22 +15,18 @@ static double num(const cJSON *row, const char *key, double def)
 	return cJSON_IsNumber(v) ? v->valuedouble : def;
 }
 
-static void put_num(cJSON *row, const char *key, double v)
+/* Set row[key] to item (taken), replacing the field or adding it. */
+static void put(cJSON *row, const char *key, cJSON *item)
 {
-	cJSON *n = cJSON_CreateNumber(v);
 	if (cJSON_GetObjectItemCaseSensitive(row, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(row, key, n);
+		cJSON_ReplaceItemInObjectCaseSensitive(row, key, item);
 	else
-		cJSON_AddItemToObject(row, key, n);
+		cJSON_AddItemToObject(row, key, item);
 }
 
-static void put_bool(cJSON *row, const char *key, int v)
+static void put_num(cJSON *row, const char *key, double v)
 {
-	cJSON *n = cJSON_CreateBool(v);
-	if (cJSON_GetObjectItemCaseSensitive(row, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(row, key, n);
-	else
-		cJSON_AddItemToObject(row, key, n);
+	put(row, key, cJSON_CreateNumber(v));
 }
 
 struct ranked {
@@ -112,9 +108,9 @@ static cJSON *merge_one(cJSON **const *runs, size_t nruns, size_t k, char **why)
 	}
 	out = cJSON_Duplicate(runs[pick][k], 1);
 	if (has_correct)
-		put_bool(out, "correct", correct);
+		put(out, "correct", cJSON_CreateBool(correct));
 	if (has_throttled)
-		put_bool(out, "throttled", throttled);
+		put(out, "throttled", cJSON_CreateBool(throttled));
 	if (timed && isfinite(r[0].v) && isfinite(r[nruns - 1].v)) {
 		double median = num(out, "median_ms", 0);
 		if (isfinite(lo) && isfinite(hi)) {
