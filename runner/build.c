@@ -616,7 +616,14 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 	int rec_bad = 0, ran = 0, ok = 1;
 	memset(&r, 0, sizeof r);
 	for (int i = 0; i < nruns && ok; i++) {
-		free(r.out);
+		/* The page shows the first run's output; a failure, its own. */
+		if (i == 1) {
+			first_out = r.out;
+			first_len = r.out_len;
+		} else {
+			free(r.out);
+		}
+		r.out = NULL;
 		unlink(rec_path);
 		if (exec_run(argv, env, timeout, o->output_cap, &r) != 0) {
 			exper_fail(e, xasprintf("%s could not be started", argv[0]));
@@ -639,14 +646,10 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		                        &rec_err) != 0;
 		ok = r.exit_code == 0 && !r.signal && !r.timed_out &&
 		     !r.interrupted && !rec_bad;
-		if (i == 0) {
+		if (i == 0)
 			records = text ? text : xstrdup("");
-			first_out = xmalloc(r.out_len + 1);
-			memcpy(first_out, r.out, r.out_len + 1);
-			first_len = r.out_len;
-		} else {
+		else
 			free(text);
-		}
 	}
 	if (ok) {
 		char *why = NULL;
@@ -662,8 +665,7 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		}
 	}
 	r.seconds = seconds;
-	if (ok) {
-		/* The page shows the first run's output. */
+	if (ok && first_out) {
 		free(r.out);
 		r.out = first_out;
 		r.out_len = first_len;

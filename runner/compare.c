@@ -53,8 +53,9 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 			const cJSON *mb = cJSON_GetObjectItem(rb->rows[k], "median_ms");
 			if (!cJSON_IsNumber(ma) || !cJSON_IsNumber(mb))
 				continue;
-			char *pa = record_params(ra->rows[k]), *pb = record_params(rb->rows[k]);
+			char *pa = record_params(ra->rows[k]);
 			if (!record_same_point(ra->rows[k], rb->rows[k])) {
+				char *pb = record_params(rb->rows[k]);
 				printf("%-12s #%zu differs in its parameters: %s | %s\n",
 				       ids[i], k, pa, pb);
 				free(pa);
@@ -63,11 +64,12 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 			}
 			double x = ma->valuedouble, y = mb->valuedouble;
 			double d = x > 0 ? (y - x) / x * 100 : 0;
+			int judge = x >= o->min_ms && y >= o->min_ms;
 			/* A copy through the host's CPU measures the host: it is
 			 * shown, and counted apart. */
 			int host = cJSON_IsTrue(cJSON_GetObjectItem(ra->rows[k], "host_bound")) ||
 			           cJSON_IsTrue(cJSON_GetObjectItem(rb->rows[k], "host_bound"));
-			if (host && x >= o->min_ms && y >= o->min_ms) {
+			if (host && judge) {
 				nhost++;
 				if (fabs(d) > fabs(host_worst))
 					host_worst = d;
@@ -75,10 +77,8 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 					printf("%-12s %-48.48s %10.4f %10.4f %+7.2f%%  (host)\n",
 					       ids[i], pa, x, y, d);
 				free(pa);
-				free(pb);
 				continue;
 			}
-			int judge = x >= o->min_ms && y >= o->min_ms;
 			int bad = judge && fabs(d) > o->max_diff;
 			if (judge) {
 				judged++;
@@ -98,7 +98,6 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 				shown++;
 			}
 			free(pa);
-			free(pb);
 		}
 		if (exp_n)
 			printf("%-12s %zu points of at least %.3f ms, largest %+.2f%%\n",

@@ -68,20 +68,21 @@ static cJSON *merge_one(cJSON **const *runs, size_t nruns, size_t k, char **why)
 	struct ranked *r = xcalloc(nruns, sizeof *r);
 	cJSON *out = NULL;
 	int timed = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(first, "median_ms"));
-	int fact = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(first, "fact"));
+	const cJSON *fact0 = cJSON_GetObjectItemCaseSensitive(first, "fact");
+	int fact = cJSON_IsString(fact0);
 	/* A timed record must be the same point in every run, a fact the
 	 * same fact. */
-	const cJSON *fact0 = cJSON_GetObjectItemCaseSensitive(first, "fact");
-	const char *fname = fact ? fact0->valuestring : NULL;
-	char *p0 = record_params(first);
 	for (size_t i = 0; i < nruns; i++) {
 		const cJSON *row = runs[i][k];
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, "fact");
-		int same = fact ? cJSON_IsString(name) && !strcmp(name->valuestring, fname)
+		int same = fact ? cJSON_IsString(name) &&
+		                      !strcmp(name->valuestring, fact0->valuestring)
 		                : !timed || record_same_point(first, row);
 		if (!same) {
+			char *p0 = record_params(first);
 			*why = xasprintf("record %zu of run %zu is not that of run 1 (%s)",
 			                 k + 1, i + 1, p0);
+			free(p0);
 			goto out;
 		}
 		r[i].v = num(row, timed ? "median_ms" : "value", NAN);
@@ -126,7 +127,6 @@ static cJSON *merge_one(cJSON **const *runs, size_t nruns, size_t k, char **why)
 		put_num(out, "run_spread", median > 0 ? (r[nruns - 1].v - r[0].v) / median : 0);
 	}
 out:
-	free(p0);
 	free(r);
 	return out;
 }

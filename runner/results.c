@@ -354,6 +354,12 @@ int record_is_measurement(const char *k)
 	return len > 3 && (!strcmp(k + len - 3, "_lo") || !strcmp(k + len - 3, "_hi"));
 }
 
+static int whole(const cJSON *f)
+{
+	return cJSON_IsNumber(f) && f->valuedouble == floor(f->valuedouble) &&
+	       fabs(f->valuedouble) < 1e15;
+}
+
 char *record_params(const cJSON *row)
 {
 	struct buf b = BUF_INIT;
@@ -364,17 +370,10 @@ char *record_params(const cJSON *row)
 			continue;
 		if (cJSON_IsString(f))
 			buf_printf(&b, "%s%s=%s", b.len ? " " : "", f->string, f->valuestring);
-		else if (cJSON_IsNumber(f) && f->valuedouble == floor(f->valuedouble) &&
-		         fabs(f->valuedouble) < 1e15)
+		else if (whole(f))
 			buf_printf(&b, "%s%s=%.0f", b.len ? " " : "", f->string, f->valuedouble);
 	}
 	return buf_detach(&b);
-}
-
-static int whole(const cJSON *f)
-{
-	return cJSON_IsNumber(f) && f->valuedouble == floor(f->valuedouble) &&
-	       fabs(f->valuedouble) < 1e15;
 }
 
 int record_same_point(const cJSON *a, const cJSON *b)
