@@ -378,7 +378,7 @@ static int wants_rerun(const struct exper *e, const struct run_opts *o)
 
 /* ---- compiling ------------------------------------------------------------ */
 
-struct job {
+struct compile_job {
 	struct exper *e;
 	pid_t pid;
 	char *log;
@@ -408,7 +408,8 @@ static void compile_all(struct exper **todo, size_t n, struct bundle *b,
                         const struct toolchain *tc, const struct run_opts *o,
                         double t0)
 {
-	struct job *jobs = xcalloc((size_t)(o->jobs > 0 ? o->jobs : 1), sizeof *jobs);
+	struct compile_job *jobs = xcalloc((size_t)(o->jobs > 0 ? o->jobs : 1),
+	                                   sizeof *jobs);
 	size_t next = 0, running = 0, done = 0;
 	int slots = o->jobs > 0 ? o->jobs : 1;
 	while (done < n) {
@@ -429,7 +430,7 @@ static void compile_all(struct exper **todo, size_t n, struct bundle *b,
 			}
 			for (int s = 0; s < slots; s++)
 				if (!jobs[s].pid) {
-					jobs[s] = (struct job){e, pid, log};
+					jobs[s] = (struct compile_job){e, pid, log};
 					break;
 				}
 			running++;
@@ -579,109 +580,126 @@ static void sass_record(struct bundle *b, const struct exper *e,
 	free(bin);
 }
 
-static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
-                    const struct toolchain *tc, size_t k, size_t n, double t0)
-{
-	char *tmpdir = path_join(b->dir, ".tmp");
-	char *rec_path = xasprintf("%s/%s.jsonl", tmpdir, e->id);
-	char *env_rec = xasprintf("LAB_RECORDS=%s", rec_path);
-	size_t nvars = 0;
-	char **vars = argv_split(e->env ? e->env : "", &nvars);
-	char **env = xcalloc(nvars + 2, sizeof *env);
-	for (size_t i = 0; i < nvars; i++)
-		env[i] = vars[i];
-	env[nvars] = env_rec;
-	char **argv = run_argv(e);
-	double timeout = e->timeout > 0 ? e->timeout : o->timeout;
-	struct run_result r;
-	size_t ninputs = 0;
-	char **inputs = NULL;
-	char *dep = xasprintf(BUILD_DIR "/%s.d", e->id);
+/*
+ * The runs of one experiment. A build takes its runs in rounds: the first
+ * run of every experiment, then the second of every experiment, and so on.
+ * So the runs of one experiment lie minutes apart, and a slow minute of the
+ * host (another tenant's load, a busy bus) falls on one of them, which the
+ * merge outvotes, rather than on all of them.
+ */
+struct job {
+	struct exper *e;
+	char *tmpdir, *rec_path, *env_rec, *dep;
+	char **vars, **env, **argv;
+	double timeout;
+	int nruns, ran, ok, rec_bad, unstarted, done;
+	cJSON ***runs;       /* each run's records */
+	size_t *nrows;
+	char *records;       /* the first run's text, then the merged text */
+	char *rec_err;
+	struct run_result r; /* the latest run */
+	char *first_out;     /* the page shows the first run's output */
+	size_t first_len;
+	double seconds;
+};
 
-	if (mkdir_p(tmpdir) != 0) {
+static void job_init(struct job *j, struct exper *e, struct bundle *b,
+                     const struct run_opts *o)
+{
+	size_t nvars = 0;
+	memset(j, 0, sizeof *j);
+	j->e = e;
+	j->tmpdir = path_join(b->dir, ".tmp");
+	j->rec_path = xasprintf("%s/%s.jsonl", j->tmpdir, e->id);
+	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path);
+	j->dep = xasprintf(BUILD_DIR "/%s.d", e->id);
+	j->vars = argv_split(e->env ? e->env : "", &nvars);
+	j->env = xcalloc(nvars + 2, sizeof *j->env);
+	for (size_t i = 0; i < nvars; i++)
+		j->env[i] = j->vars[i];
+	j->env[nvars] = j->env_rec;
+	j->argv = run_argv(e);
+	j->timeout = e->timeout > 0 ? e->timeout : o->timeout;
+	j->nruns = e->runs > 0 ? e->runs : 1;
+	j->runs = xcalloc((size_t)j->nruns, sizeof *j->runs);
+	j->nrows = xcalloc((size_t)j->nruns, sizeof *j->nrows);
+	j->ok = 1;
+	if (mkdir_p(j->tmpdir) != 0) {
 		exper_fail(e, xasprintf("the results folder %s cannot be written",
 		                        b->dir));
-		goto out;
+		j->ok = 0;
+		j->done = 1;
 	}
-	if (o->progress)
-		fprintf(stderr, "[%5.1fs] run %zu/%zu %s%s\n", now_seconds() - t0, k,
-		        n, e->id, e->cuda ? " (GPU)" : "");
-	/* Every run in its own process; the first failure ends them. */
-	int nruns = e->runs > 0 ? e->runs : 1;
-	cJSON ***runs = xcalloc((size_t)nruns, sizeof *runs);
-	size_t *nrows = xcalloc((size_t)nruns, sizeof *nrows);
-	char *records = NULL, *rec_err = NULL, *first_out = NULL;
-	size_t first_len = 0;
-	double seconds = 0;
-	int rec_bad = 0, ran = 0, ok = 1;
-	memset(&r, 0, sizeof r);
-	for (int i = 0; i < nruns && ok; i++) {
-		/* The page shows the first run's output; a failure, its own. */
-		if (i == 1) {
-			first_out = r.out;
-			first_len = r.out_len;
-		} else {
-			free(r.out);
-		}
-		r.out = NULL;
-		unlink(rec_path);
-		if (exec_run(argv, env, timeout, o->output_cap, &r) != 0) {
-			exper_fail(e, xasprintf("%s could not be started", argv[0]));
-			goto out_runs;
-		}
-		ran++;
-		seconds += r.seconds;
-		if (r.dropped) {
-			struct buf b2 = BUF_INIT;
-			buf_put(&b2, r.out, r.out_len);
-			buf_printf(&b2, "\n[output cut: %zu more bytes not kept]\n",
-			           r.dropped);
-			free(r.out);
-			r.out_len = b2.len;
-			r.out = buf_detach(&b2);
-		}
-		char *text = file_read(rec_path, NULL);
-		unlink(rec_path);
-		rec_bad = records_parse(text ? text : "", &runs[i], &nrows[i],
-		                        &rec_err) != 0;
-		ok = r.exit_code == 0 && !r.signal && !r.timed_out &&
-		     !r.interrupted && !rec_bad;
-		if (i == 0)
-			records = text ? text : xstrdup("");
-		else
-			free(text);
+}
+
+static void job_free(struct job *j)
+{
+	for (int i = 0; i < j->nruns; i++) {
+		for (size_t k = 0; k < j->nrows[i]; k++)
+			cJSON_Delete(j->runs[i][k]);
+		free(j->runs[i]);
 	}
-	if (ok) {
+	free(j->runs);
+	free(j->nrows);
+	free(j->first_out);
+	free(j->rec_err);
+	free(j->records);
+	free(j->r.out);
+	argv_free(j->argv);
+	argv_free(j->vars);
+	free(j->env);
+	free(j->dep);
+	free(j->env_rec);
+	free(j->rec_path);
+	free(j->tmpdir);
+	memset(j, 0, sizeof *j);
+}
+
+/* Merge the runs and keep them in the bundle, or keep the failure. */
+static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o,
+                       const struct toolchain *tc, double t0)
+{
+	struct exper *e = j->e;
+	struct run_result *r = &j->r;
+	size_t ninputs = 0;
+	char **inputs = NULL;
+
+	j->done = 1;
+	if (j->unstarted) {
+		exper_fail(e, xasprintf("%s could not be started", j->argv[0]));
+		return;
+	}
+	if (j->ok) {
 		char *why = NULL;
-		char *merged = records_merge(runs, nrows, (size_t)nruns, &why);
+		char *merged = records_merge(j->runs, j->nrows, (size_t)j->nruns, &why);
 		if (merged) {
-			free(records);
-			records = merged;
+			free(j->records);
+			j->records = merged;
 		} else {
 			warn_at(e->ch->path, e->dir->line,
 			        "experiment '%s': its %d runs wrote different records "
-			        "(%s); the first run's are kept", e->id, nruns, why);
+			        "(%s); the first run's are kept", e->id, j->nruns, why);
 			free(why);
 		}
+		if (j->first_out) {
+			free(r->out);
+			r->out = j->first_out;
+			r->out_len = j->first_len;
+			j->first_out = NULL;
+		}
 	}
-	r.seconds = seconds;
-	if (ok && first_out) {
-		free(r.out);
-		r.out = first_out;
-		r.out_len = first_len;
-		first_out = NULL;
-	}
+	r->seconds = j->seconds;
 
-	inputs = deps_read(dep, &ninputs);
+	inputs = deps_read(j->dep, &ninputs);
 	if (!ninputs)
 		*ARRAY_PUSH(inputs, ninputs) = xstrdup(e->source);
 	/* The key now covers what this build included, so the next build
 	 * computes the same one from the inputs recorded in the meta. */
 	keys_compute(e, tc, inputs, ninputs);
-	e->seconds = r.seconds;
-	if (ok) {
-		cJSON *meta = meta_new(e, &r, inputs, ninputs, nrows[0]);
-		cJSON_AddNumberToObject(meta, "runs", ran);
+	e->seconds = j->seconds;
+	if (j->ok) {
+		cJSON *meta = meta_new(e, r, inputs, ninputs, j->nrows[0]);
+		cJSON_AddNumberToObject(meta, "runs", j->ran);
 		if (e->cuda && tc->cuobjdump)
 			sass_record(b, e, tc);
 		if (e->cuda && e->ncu && tc->ncu && tc->gpu)
@@ -691,53 +709,124 @@ static void run_one(struct exper *e, struct bundle *b, const struct run_opts *o,
 		derived_put(b, e, "ptxas", text ? ptxas_parse(text) : NULL);
 		free(text);
 		free(log);
-		if (bundle_commit(b, e->id, records, r.out, r.out_len, meta) == 0) {
+		if (bundle_commit(b, e->id, j->records, r->out, r->out_len, meta) == 0)
 			e->state = ST_FRESH;
-		} else {
+		else
 			exper_fail(e, xstrdup("its results could not be written"));
-		}
 	} else {
-		char *why = rec_bad ? xasprintf("its records are malformed: %s.jsonl %s",
-		                                e->id, rec_err)
-		                    : failure_summary(&r, timeout);
-		if (nruns > 1) {
-			char *w = xasprintf("%s (run %d of %d)", why, ran, nruns);
+		char *why = j->rec_bad
+		                ? xasprintf("its records are malformed: %s.jsonl %s",
+		                            e->id, j->rec_err)
+		                : failure_summary(r, j->timeout);
+		if (j->nruns > 1) {
+			char *w = xasprintf("%s (run %d of %d)", why, j->ran, j->nruns);
 			free(why);
 			why = w;
 		}
 		(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
 		                                     "experiment '%s' %s", e->id, why);
-		cJSON *info = meta_new(e, &r, inputs, ninputs, nrows[ran ? ran - 1 : 0]);
+		cJSON *info = meta_new(e, r, inputs, ninputs,
+		                       j->nrows[j->ran ? j->ran - 1 : 0]);
 		cJSON_AddStringToObject(info, "stage", "run");
 		cJSON_AddStringToObject(info, "why", why);
-		cJSON_AddStringToObject(info, "output", r.out);
+		cJSON_AddStringToObject(info, "output", r->out);
 		bundle_fail(b, e->id, info);
 		exper_fail(e, why);
 	}
-	if (o->progress)
-		fprintf(stderr, "[%5.1fs] %s %s in %.1f s\n", now_seconds() - t0,
-		        e->id, ok ? "done" : "FAILED", r.seconds);
-out_runs:
-	for (int i = 0; i < nruns; i++) {
-		for (size_t j = 0; j < nrows[i]; j++)
-			cJSON_Delete(runs[i][j]);
-		free(runs[i]);
+	if (o->progress) {
+		char runs[32] = "";
+		if (j->ran > 1)
+			snprintf(runs, sizeof runs, ", %d runs", j->ran);
+		fprintf(stderr, "[%5.1fs] %s %s in %.1f s%s\n", now_seconds() - t0,
+		        e->id, j->ok ? "done" : "FAILED", j->seconds, runs);
 	}
-	free(runs);
-	free(nrows);
-	free(first_out);
-	free(rec_err);
-	free(records);
-	free(r.out);
-out:
 	free_list(inputs, ninputs);
-	argv_free(argv);
-	argv_free(vars);
-	free(env);
-	free(dep);
-	free(env_rec);
-	free(rec_path);
-	free(tmpdir);
+}
+
+/* Take the job's next run, in a process of its own; the first failure
+ * ends the job. */
+static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
+                     const struct toolchain *tc, size_t k, size_t n, double t0)
+{
+	struct exper *e = j->e;
+	struct run_result *r = &j->r;
+	int i = j->ran;
+
+	if (o->progress) {
+		char which[32] = "";
+		if (j->nruns > 1)
+			snprintf(which, sizeof which, ", run %d of %d", i + 1, j->nruns);
+		fprintf(stderr, "[%5.1fs] %zu/%zu %s%s%s\n", now_seconds() - t0, k, n,
+		        e->id, e->cuda ? " (GPU)" : "", which);
+	}
+	if (i == 1) {
+		j->first_out = r->out;
+		j->first_len = r->out_len;
+	} else {
+		free(r->out);
+	}
+	memset(r, 0, sizeof *r);
+	unlink(j->rec_path);
+	if (exec_run(j->argv, j->env, j->timeout, o->output_cap, r) != 0) {
+		j->ok = 0;
+		j->unstarted = 1;
+		job_finish(j, b, o, tc, t0);
+		return;
+	}
+	j->ran++;
+	j->seconds += r->seconds;
+	if (r->dropped) {
+		struct buf b2 = BUF_INIT;
+		buf_put(&b2, r->out, r->out_len);
+		buf_printf(&b2, "\n[output cut: %zu more bytes not kept]\n",
+		           r->dropped);
+		free(r->out);
+		r->out_len = b2.len;
+		r->out = buf_detach(&b2);
+	}
+	char *text = file_read(j->rec_path, NULL);
+	unlink(j->rec_path);
+	j->rec_bad = records_parse(text ? text : "", &j->runs[i], &j->nrows[i],
+	                           &j->rec_err) != 0;
+	j->ok = r->exit_code == 0 && !r->signal && !r->timed_out &&
+	        !r->interrupted && !j->rec_bad;
+	if (i == 0)
+		j->records = text ? text : xstrdup("");
+	else
+		free(text);
+	if (!j->ok || j->ran == j->nruns)
+		job_finish(j, b, o, tc, t0);
+}
+
+/*
+ * Run the experiments of list in rounds (struct job says why). An
+ * interrupted build keeps what it had for the experiments it did not
+ * finish.
+ */
+static void run_rounds(struct exper **list, size_t n, struct bundle *b,
+                       const struct run_opts *o, const struct toolchain *tc,
+                       double t0)
+{
+	struct job *jobs = xcalloc(n, sizeof *jobs);
+	size_t total = 0, k = 0;
+	int rounds = 0;
+	for (size_t i = 0; i < n; i++) {
+		job_init(&jobs[i], list[i], b, o);
+		total += (size_t)jobs[i].nruns;
+		if (jobs[i].nruns > rounds)
+			rounds = jobs[i].nruns;
+	}
+	for (int round = 0; round < rounds; round++)
+		for (size_t i = 0; i < n && !exec_stopping(); i++) {
+			if (jobs[i].done) {
+				k += round < jobs[i].nruns;
+				continue;
+			}
+			job_step(&jobs[i], b, o, tc, ++k, total, t0);
+		}
+	for (size_t i = 0; i < n; i++)
+		job_free(&jobs[i]);
+	free(jobs);
 }
 
 /* Estimated seconds of a run: its last duration, else a minute. */
@@ -750,7 +839,7 @@ static double run_estimate(struct bundle *b, const struct exper *e)
 
 /*
  * Several GPUs: one worker process per GPU, with CUDA_VISIBLE_DEVICES set,
- * runs its share of the experiments serially (the longest are spread
+ * runs its share of the experiments in rounds (the longest are spread
  * first). Each outcome comes back on a pipe; the results are on disk.
  */
 static void run_parallel(struct exper **list, size_t n, int workers,
@@ -797,14 +886,16 @@ static void run_parallel(struct exper **list, size_t n, int workers,
 		char dev[16];
 		snprintf(dev, sizeof dev, "%d", w);
 		setenv("CUDA_VISIBLE_DEVICES", dev, 1);
-		size_t k = 0, mine = 0;
+		struct exper **mine = NULL;
+		size_t nmine = 0;
 		for (size_t i = 0; i < n; i++)
-			mine += owner[i] == w;
-		for (size_t i = 0; i < n && !exec_stopping(); i++) {
+			if (owner[i] == w)
+				*ARRAY_PUSH(mine, nmine) = list[i];
+		run_rounds(mine, nmine, b, o, tc, t0);
+		for (size_t i = 0; i < n; i++) {
+			struct exper *e = list[i];
 			if (owner[i] != w)
 				continue;
-			struct exper *e = list[i];
-			run_one(e, b, o, tc, ++k, mine, t0);
 			char *why = xstrdup(e->why ? e->why : "");
 			for (char *c = why; *c; c++)
 				if (*c == '\n' || *c == '\t')
@@ -1012,11 +1103,11 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 	}
 
 	compile_all(todo, ntodo, b, &tc, o, t0);
-	size_t nrun = 0, k = 0;
+	size_t nrun = 0;
 	for (size_t i = 0; i < ntodo; i++)
 		nrun += todo[i]->state != ST_FAILED;
 	int workers = o->gpus > 0 ? o->gpus : tc.ngpus;
-	if (!o->compile_only && workers > 1 && nrun > 1) {
+	if (!o->compile_only && nrun) {
 		struct exper **list = NULL;
 		size_t n = 0;
 		int cuda = 0;
@@ -1025,28 +1116,20 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 				*ARRAY_PUSH(list, n) = todo[i];
 				cuda |= todo[i]->cuda;
 			}
+		/* machine.json describes the card these results came from. */
 		if (cuda || !b->machine)
 			machine_write(b, &tc);
-		if (o->progress)
-			fprintf(stderr, "[%5.1fs] running %zu experiments on %d GPUs\n",
-			        now_seconds() - t0, n, workers);
-		run_parallel(list, n, workers, b, o, &tc, t0);
-		free(list);
-	} else if (!o->compile_only) {
-		int gpu_ran = 0;
-		for (size_t i = 0; i < ntodo && !exec_stopping(); i++) {
-			struct exper *e = todo[i];
-			if (e->state == ST_FAILED)
-				continue;
-			if (e->cuda && !gpu_ran) {
-				/* machine.json describes the card these results came from. */
-				machine_write(b, &tc);
-				gpu_ran = 1;
-			}
-			run_one(e, b, o, &tc, ++k, nrun, t0);
+		if (workers > 1 && n > 1) {
+			if (o->progress)
+				fprintf(stderr, "[%5.1fs] running %zu experiments on %d GPUs\n",
+				        now_seconds() - t0, n, workers);
+			run_parallel(list, n, workers, b, o, &tc, t0);
+		} else {
+			run_rounds(list, n, b, o, &tc, t0);
 		}
-		if (!b->machine && ntodo)
-			machine_write(b, &tc);
+		free(list);
+	} else if (!o->compile_only && ntodo && !b->machine) {
+		machine_write(b, &tc);
 	}
 	for (size_t i = 0; i < bk->nexps; i++)
 		if (bk->exps[i].state == ST_FAILED && !bk->exps[i].allow_error)

@@ -1,10 +1,11 @@
 /*
  * merge.h - the records of several runs of one experiment, made one set.
  *
- * An experiment runs in several separate processes, one after another, so
- * that a disturbance lasting a moment (a neighbour on the host, a clock
- * transition) or a state fixed for the life of one process moves at most
- * one run's numbers. The runs' records are matched by position. For a
+ * An experiment runs in several separate processes, taken in rounds with
+ * the other experiments' runs (build.c), so that a disturbance lasting a
+ * moment or a minute (a neighbour on the host, a clock transition) or a
+ * state fixed for the life of one process moves at most one run's
+ * numbers. The runs' records are matched by position. For a
  * timed record (one with median_ms):
  *   - the record of the run whose median is the median of the runs' is
  *     kept whole, so rates the program computed from it stay consistent;

@@ -96,3 +96,42 @@ build
 expect_err "its 3 runs wrote different records (record 2 of run 2"
 grep -q '"runs"' res/vary.jsonl && fail "records of different runs were merged"
 grep -q '"n":1,"median_ms":1,' res/vary.jsonl || fail "the first run's records were not kept"
+
+# The runs are taken in rounds: the first run of every experiment, then the
+# second of every experiment, so that one experiment's runs lie apart in
+# time.
+rm chapters/01-a.md
+kernel tick <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	FILE *o = fopen("order", "a");
+	fprintf(o, "%s", argv[1]);
+	fclose(o);
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fprintf(f, "{\"n\":1,\"median_ms\":1}\n");
+	fclose(f);
+	return 0;
+}
+C
+chapter 02-b.md <<'MD'
+# B
+
+```{experiment} x
+source: kernels/tick/tick.c
+args: x
+```
+
+```{experiment} y
+source: kernels/tick/tick.c
+args: y
+runs: 2
+```
+MD
+rm -f order
+build --progress
+expect_rc 0
+[ "$(cat order)" = xyxyx ] || fail "the runs were taken in the order $(cat order), want xyxyx"
+expect_err "x, run 2 of 3"
+expect_err "x done in"
