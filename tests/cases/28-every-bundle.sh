@@ -1,0 +1,26 @@
+# The book renders from every bundle it ships, whatever card recorded it:
+# every inline value evaluates; a claim that fails on another card is shown
+# failing, not an error.
+cp -r "$ROOT/chapters" "$ROOT/kernels" .
+n=0
+for dir in "$ROOT"/results/*/; do
+	name=$(basename "$dir")
+	rm -rf res site
+	cp -r "$dir" res
+	build --no-run
+	expect_rc 0
+	[ -z "$OUT" ] || fail "$name: the book does not render quietly: $OUT"
+	[ -f site/index.html ] && [ -f site/method.html ] ||
+		fail "$name: pages are missing"
+	grep -q 'class="inline-error"\|class="error-box"' site/*.html &&
+		fail "$name: a page shows an error"
+	n=$((n + 1))
+done
+[ "$n" -ge 3 ] || fail "only $n bundles found in results/"
+
+# Two different cards: compare lists the differences and fails above the
+# threshold.
+OUT=$(lb compare "$ROOT/results/h100" "$ROOT/results/h200x2" 2>&1); RC=$?
+expect_rc 1
+expect_err "points compared, largest difference"
+grep -Eq ' [1-9][0-9]* over 5\.0%' <<<"$OUT" || fail "no point differs between an H100 and an H200"
