@@ -593,6 +593,7 @@ struct job {
 	char **vars, **env, **argv;
 	double timeout;
 	int nruns, ran, ok, rec_bad, unstarted, done;
+	char who[24];        /* "GPU n: " where several GPUs run at once */
 	cJSON ***runs;       /* each run's records */
 	size_t *nrows;
 	char *records;       /* the first run's text, then the merged text */
@@ -604,11 +605,13 @@ struct job {
 };
 
 static void job_init(struct job *j, struct exper *e, struct bundle *b,
-                     const struct run_opts *o)
+                     const struct run_opts *o, int gpu)
 {
 	size_t nvars = 0;
 	memset(j, 0, sizeof *j);
 	j->e = e;
+	if (gpu >= 0)
+		snprintf(j->who, sizeof j->who, "GPU %d: ", gpu);
 	j->tmpdir = path_join(b->dir, ".tmp");
 	j->rec_path = xasprintf("%s/%s.jsonl", j->tmpdir, e->id);
 	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path);
@@ -737,8 +740,8 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		char runs[32] = "";
 		if (j->ran > 1)
 			snprintf(runs, sizeof runs, ", %d runs", j->ran);
-		fprintf(stderr, "[%5.1fs] %s %s in %.1f s%s\n", now_seconds() - t0,
-		        e->id, j->ok ? "done" : "FAILED", j->seconds, runs);
+		fprintf(stderr, "[%5.1fs] %s%s %s in %.1f s%s\n", now_seconds() - t0,
+		        j->who, e->id, j->ok ? "done" : "FAILED", j->seconds, runs);
 	}
 	free_list(inputs, ninputs);
 }
@@ -756,8 +759,8 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 		char which[32] = "";
 		if (j->nruns > 1)
 			snprintf(which, sizeof which, ", run %d of %d", i + 1, j->nruns);
-		fprintf(stderr, "[%5.1fs] %zu/%zu %s%s%s\n", now_seconds() - t0, k, n,
-		        e->id, e->cuda ? " (GPU)" : "", which);
+		fprintf(stderr, "[%5.1fs] %s%zu/%zu %s%s%s\n", now_seconds() - t0,
+		        j->who, k, n, e->id, e->cuda ? " (GPU)" : "", which);
 	}
 	if (i == 1) {
 		j->first_out = r->out;
@@ -799,19 +802,19 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 }
 
 /*
- * Run the experiments of list in rounds (struct job says why). An
- * interrupted build keeps what it had for the experiments it did not
- * finish.
+ * Run the experiments of list in rounds (struct job says why), on the one
+ * GPU visible or, where several run at once, on GPU gpu. An interrupted
+ * build keeps what it had for the experiments it did not finish.
  */
 static void run_rounds(struct exper **list, size_t n, struct bundle *b,
                        const struct run_opts *o, const struct toolchain *tc,
-                       double t0)
+                       double t0, int gpu)
 {
 	struct job *jobs = xcalloc(n, sizeof *jobs);
 	size_t total = 0, k = 0;
 	int rounds = 0;
 	for (size_t i = 0; i < n; i++) {
-		job_init(&jobs[i], list[i], b, o);
+		job_init(&jobs[i], list[i], b, o, gpu);
 		total += (size_t)jobs[i].nruns;
 		if (jobs[i].nruns > rounds)
 			rounds = jobs[i].nruns;
@@ -891,7 +894,8 @@ static void run_parallel(struct exper **list, size_t n, int workers,
 		for (size_t i = 0; i < n; i++)
 			if (owner[i] == w)
 				*ARRAY_PUSH(mine, nmine) = list[i];
-		run_rounds(mine, nmine, b, o, tc, t0);
+		run_rounds(mine, nmine, b, o, tc, t0, w);
+		free(mine);
 		for (size_t i = 0; i < n; i++) {
 			struct exper *e = list[i];
 			if (owner[i] != w)
@@ -1125,7 +1129,7 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 				        now_seconds() - t0, n, workers);
 			run_parallel(list, n, workers, b, o, &tc, t0);
 		} else {
-			run_rounds(list, n, b, o, &tc, t0);
+			run_rounds(list, n, b, o, &tc, t0, -1);
 		}
 		free(list);
 	} else if (!o->compile_only && ntodo && !b->machine) {

@@ -45,8 +45,10 @@ source: kernels/c/c.c
 source: kernels/d/d.c
 ```
 MD
-build --gpus 2
+build --gpus 2 --progress
 expect_rc 0
+expect_err "running 4 experiments on 2 GPUs"
+expect_err "] GPU 1: 1/6 "
 expect_html runs.html ">fresh</span>"
 for k in a b c d; do expect_file "res/$k.jsonl"; done
 python3 - <<'PY' || fail "the runs were not spread over two GPUs, or overlapped on one"
