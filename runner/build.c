@@ -25,6 +25,9 @@ struct toolchain {
 	char *cc_version;
 	int gpu;            /* a GPU is present and usable */
 	int ngpus;          /* identical GPUs visible */
+	char **devs;        /* their CUDA_VISIBLE_DEVICES entries (gpus_find) */
+	char **uuids;       /* and their UUIDs, NULL where unknown */
+	size_t ndevs;
 	cJSON *probe;       /* the GPU's facts, or NULL */
 	char *arch;         /* sm_XX for nvcc */
 	char *gpu_id;       /* name, uuid and driver, for cache keys */
@@ -76,33 +79,86 @@ static char *version_of(const char *tool, const char *marker)
 	return v;
 }
 
+static void free_list(char **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+}
+
 /*
- * The number of GPUs to measure on: those nvidia-smi lists, when they are
- * all of one model (machine.json describes one); 0 when there is none.
+ * The GPUs a build may use, each as a CUDA_VISIBLE_DEVICES entry and, where
+ * nvidia-smi names it, with its UUID: the entries of an inherited
+ * CUDA_VISIBLE_DEVICES (a batch system's choice) where it is set, else
+ * every GPU nvidia-smi lists. Only GPUs of the first one's model are kept,
+ * so that the workers of one build measure the same card. nvidia-smi is
+ * asked only when ask is set (the book has CUDA experiments) and
+ * LABBOOK_GPU is not 0; the inherited entries count regardless.
  */
-static int gpu_count(void)
+static void gpus_find(struct toolchain *tc, int ask)
 {
 	const char *env = getenv("LABBOOK_GPU");
-	if (env && !strcmp(env, "0"))
-		return 0;
-	char *argv[] = {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader",
-	                NULL};
-	char *out = exec_capture(argv, 30);
-	int n = 0, same = 1;
-	char *first = NULL, *save = NULL;
+	int hidden = !ask || (env && !strcmp(env, "0"));
+	char *smi[] = {"nvidia-smi", "--query-gpu=index,uuid,name",
+	               "--format=csv,noheader", NULL};
+	char *out = hidden ? NULL : exec_capture(smi, 30);
+	char **rows = NULL; /* index, uuid, name: three per GPU */
+	size_t nrows = 0;
+	char *save = NULL;
 	for (char *l = out ? strtok_r(out, "\n", &save) : NULL; l;
 	     l = strtok_r(NULL, "\n", &save)) {
-		if (!*str_trim(l))
+		char *f[3] = {l, NULL, NULL};
+		for (int k = 1; k < 3 && f[k - 1]; k++) {
+			f[k] = strchr(f[k - 1], ',');
+			if (f[k])
+				*f[k]++ = '\0';
+		}
+		if (!f[2])
 			continue;
-		if (!first)
-			first = xstrdup(l);
-		else if (strcmp(first, l))
-			same = 0;
-		n++;
+		for (int k = 0; k < 3; k++)
+			*ARRAY_PUSH(rows, nrows) = xstrdup(str_trim(f[k]));
 	}
-	free(first);
 	free(out);
-	return same ? n : (n ? 1 : 0);
+
+	/* The entries to consider: the inherited ones, else every GPU's UUID. */
+	const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+	char **want = NULL;
+	size_t nwant = 0;
+	if (vis) {
+		char *list = xstrdup(vis);
+		for (char *d = strtok_r(list, ",", &save); d;
+		     d = strtok_r(NULL, ",", &save)) {
+			d = str_trim(d);
+			if (!*d || !strcmp(d, "-1"))
+				break; /* CUDA stops at an entry it cannot read */
+			*ARRAY_PUSH(want, nwant) = xstrdup(d);
+		}
+		free(list);
+	} else {
+		for (size_t r = 0; r < nrows; r += 3)
+			*ARRAY_PUSH(want, nwant) = xstrdup(rows[r + 1]);
+	}
+	const char *first_model = NULL;
+	for (size_t k = 0; k < nwant; k++) {
+		const char *dev = want[k], *uuid = NULL, *model = NULL;
+		int index = dev[strspn(dev, "0123456789")] == '\0';
+		for (size_t r = 0; r < nrows && !uuid; r += 3)
+			if (index ? !strcmp(rows[r], dev)
+			          : !strncmp(rows[r + 1], dev, strlen(dev))) {
+				uuid = rows[r + 1];
+				model = rows[r + 2];
+			}
+		if (model && !first_model)
+			first_model = model;
+		if (model && strcmp(model, first_model))
+			continue;
+		*ARRAY_PUSH(tc->devs, tc->ndevs) = xstrdup(dev);
+		tc->uuids = xrealloc(tc->uuids, tc->ndevs * sizeof *tc->uuids);
+		tc->uuids[tc->ndevs - 1] = uuid ? xstrdup(uuid) : NULL;
+	}
+	free_list(want, nwant);
+	free_list(rows, nrows);
+	tc->ngpus = hidden || !nrows ? 0 : (int)tc->ndevs;
 }
 
 static cJSON *probe_gpu(const char *nvcc)
@@ -154,6 +210,8 @@ static void toolchain_init(struct toolchain *tc, const struct book *bk,
 	tc->cc = xstrdup(cc && *cc ? cc : "cc");
 	if (any_c)
 		tc->cc_version = version_of(tc->cc, NULL);
+	if (!o->compile_only)
+		gpus_find(tc, any_cuda);
 	if (!any_cuda)
 		return;
 	tc->nvcc = nvcc_find();
@@ -176,10 +234,7 @@ static void toolchain_init(struct toolchain *tc, const struct book *bk,
 		if (tc->ncu)
 			tc->ncu_version = version_of(tc->ncu, "Version");
 	}
-	if (!o->compile_only) {
-		tc->ngpus = gpu_count();
-		tc->gpu = tc->ngpus > 0;
-	}
+	tc->gpu = tc->ngpus > 0;
 	if (tc->gpu && tc->nvcc)
 		tc->probe = probe_gpu(tc->nvcc);
 	if (tc->gpu && !tc->probe)
@@ -211,6 +266,10 @@ static void toolchain_free(struct toolchain *tc)
 	free(tc->ncu);
 	free(tc->ncu_version);
 	cJSON_Delete(tc->probe);
+	for (size_t i = 0; i < tc->ndevs; i++)
+		free(tc->uuids[i]);
+	free(tc->uuids);
+	free_list(tc->devs, tc->ndevs);
 }
 
 /* ---- one experiment: paths, commands, keys ------------------------------- */
@@ -351,13 +410,6 @@ static void keys_compute(struct exper *e, const struct toolchain *tc,
 	                          : (tc->cc_version ? tc->cc_version : ""));
 	hasher_add_str(h, e->cuda && tc->gpu_id ? tc->gpu_id : "");
 	hasher_done(h, e->key);
-}
-
-static void free_list(char **files, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(files[i]);
-	free(files);
 }
 
 static const char *meta_str(const cJSON *meta, const char *key)
@@ -594,6 +646,7 @@ struct job {
 	double timeout;
 	int nruns, ran, ok, rec_bad, unstarted, done;
 	char who[24];        /* "GPU n: " where several GPUs run at once */
+	const char *uuid;    /* of the GPU it runs on, where known */
 	cJSON ***runs;       /* each run's records */
 	size_t *nrows;
 	char *records;       /* the first run's text, then the merged text */
@@ -605,11 +658,12 @@ struct job {
 };
 
 static void job_init(struct job *j, struct exper *e, struct bundle *b,
-                     const struct run_opts *o, int gpu)
+                     const struct run_opts *o, int gpu, const char *uuid)
 {
 	size_t nvars = 0;
 	memset(j, 0, sizeof *j);
 	j->e = e;
+	j->uuid = e->cuda ? uuid : NULL;
 	if (gpu >= 0)
 		snprintf(j->who, sizeof j->who, "GPU %d: ", gpu);
 	j->tmpdir = path_join(b->dir, ".tmp");
@@ -703,6 +757,8 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 	if (j->ok) {
 		cJSON *meta = meta_new(e, r, inputs, ninputs, j->nrows[0]);
 		cJSON_AddNumberToObject(meta, "runs", j->ran);
+		if (j->uuid)
+			cJSON_AddStringToObject(meta, "gpu_uuid", j->uuid);
 		if (e->cuda && tc->cuobjdump)
 			sass_record(b, e, tc);
 		if (e->cuda && e->ncu && tc->ncu && tc->gpu)
@@ -731,6 +787,8 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		cJSON *info = meta_new(e, r, inputs, ninputs,
 		                       j->nrows[j->ran ? j->ran - 1 : 0]);
 		cJSON_AddStringToObject(info, "stage", "run");
+		if (j->uuid)
+			cJSON_AddStringToObject(info, "gpu_uuid", j->uuid);
 		cJSON_AddStringToObject(info, "why", why);
 		cJSON_AddStringToObject(info, "output", r->out);
 		bundle_fail(b, e->id, info);
@@ -813,8 +871,11 @@ static void run_rounds(struct exper **list, size_t n, struct bundle *b,
 	struct job *jobs = xcalloc(n, sizeof *jobs);
 	size_t total = 0, k = 0;
 	int rounds = 0;
+	const cJSON *probed = cJSON_GetObjectItem(tc->probe, "uuid");
+	const char *uuid = gpu < 0 ? cJSON_GetStringValue(probed)
+	                   : (size_t)gpu < tc->ndevs ? tc->uuids[gpu] : NULL;
 	for (size_t i = 0; i < n; i++) {
-		job_init(&jobs[i], list[i], b, o, gpu);
+		job_init(&jobs[i], list[i], b, o, gpu, uuid);
 		total += (size_t)jobs[i].nruns;
 		if (jobs[i].nruns > rounds)
 			rounds = jobs[i].nruns;
@@ -888,7 +949,8 @@ static void run_parallel(struct exper **list, size_t n, int workers,
 		close(fds[0]);
 		char dev[16];
 		snprintf(dev, sizeof dev, "%d", w);
-		setenv("CUDA_VISIBLE_DEVICES", dev, 1);
+		setenv("CUDA_VISIBLE_DEVICES",
+		       (size_t)w < tc->ndevs ? tc->devs[w] : dev, 1);
 		struct exper **mine = NULL;
 		size_t nmine = 0;
 		for (size_t i = 0; i < n; i++)
@@ -1007,11 +1069,20 @@ void machine_add_host(cJSON *m)
 	free(commit);
 }
 
-static void machine_write(struct bundle *b, const struct toolchain *tc)
+static void machine_write(struct bundle *b, const struct toolchain *tc,
+                          int workers)
 {
 	cJSON *m = tc->probe ? cJSON_Duplicate(tc->probe, 1) : cJSON_CreateObject();
 	if (!tc->probe)
 		cJSON_AddStringToObject(m, "gpu", "none");
+	/* Several GPUs of the model above shared the experiments. */
+	if (tc->probe && workers > 1) {
+		cJSON_AddNumberToObject(m, "gpu_count", workers);
+		cJSON *u = cJSON_AddArrayToObject(m, "gpu_uuids");
+		for (int w = 0; w < workers && (size_t)w < tc->ndevs; w++)
+			if (tc->uuids[w])
+				cJSON_AddItemToArray(u, cJSON_CreateString(tc->uuids[w]));
+	}
 	/* Facts measured by experiments stay until they are measured again. */
 	const cJSON *old = b->machine ? cJSON_GetObjectItem(b->machine, "measured")
 	                              : NULL;
@@ -1111,6 +1182,12 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 	for (size_t i = 0; i < ntodo; i++)
 		nrun += todo[i]->state != ST_FAILED;
 	int workers = o->gpus > 0 ? o->gpus : tc.ngpus;
+	if (tc.ndevs && workers > (int)tc.ndevs) {
+		warn_at(NULL, 0, "--gpus %d, but %zu GPU%s of one model %s visible; "
+		        "running on %zu", workers, tc.ndevs, tc.ndevs == 1 ? "" : "s",
+		        tc.ndevs == 1 ? "is" : "are", tc.ndevs);
+		workers = (int)tc.ndevs;
+	}
 	if (!o->compile_only && nrun) {
 		struct exper **list = NULL;
 		size_t n = 0;
@@ -1122,7 +1199,7 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 			}
 		/* machine.json describes the card these results came from. */
 		if (cuda || !b->machine)
-			machine_write(b, &tc);
+			machine_write(b, &tc, workers > 1 && n > 1 ? workers : 1);
 		if (workers > 1 && n > 1) {
 			if (o->progress)
 				fprintf(stderr, "[%5.1fs] running %zu experiments on %d GPUs\n",
@@ -1133,7 +1210,7 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		}
 		free(list);
 	} else if (!o->compile_only && ntodo && !b->machine) {
-		machine_write(b, &tc);
+		machine_write(b, &tc, 1);
 	}
 	for (size_t i = 0; i < bk->nexps; i++)
 		if (bk->exps[i].state == ST_FAILED && !bk->exps[i].allow_error)

@@ -70,6 +70,39 @@ static void cell_html(struct buf *out, const cJSON *c, const char *fmt)
 		buf_puts_html(out, c->valuestring);
 	} else if (cJSON_IsBool(c)) {
 		buf_puts(out, cJSON_IsTrue(c) ? "yes" : "<strong>no</strong>");
+	} else if (cJSON_IsArray(c)) {
+		const cJSON *item;
+		const char *sep = "";
+		cJSON_ArrayForEach(item, c)
+		{
+			buf_puts(out, sep);
+			cell_html(out, item, fmt);
+			sep = ", ";
+		}
+	}
+}
+
+/* " on <GPU>", and which of the bundle's GPUs where several shared the
+ * experiments; uuid (may be NULL) is the one an experiment ran on. */
+static void gpu_html(struct buf *out, const struct bundle *b, const char *uuid)
+{
+	const cJSON *all = b->machine ? cJSON_GetObjectItem(b->machine, "gpu_uuids")
+	                              : NULL;
+	buf_puts(out, " on ");
+	buf_puts_html(out, mstr(b, "gpu"));
+	int k = 0, n = cJSON_GetArraySize(all);
+	for (int i = 0; uuid && i < n && !k; i++) {
+		const char *u = cJSON_GetStringValue(cJSON_GetArrayItem(all, i));
+		if (u && !strcmp(u, uuid))
+			k = i + 1;
+	}
+	if (k && n > 1)
+		buf_printf(out, " (GPU %d of %d, <code>", k, n);
+	else if (uuid)
+		buf_puts(out, " (<code>");
+	if (uuid) {
+		buf_puts_html(out, uuid);
+		buf_puts(out, "</code>)");
 	}
 }
 
@@ -309,10 +342,8 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "<p class=\"provenance\">Ran ");
 		if (date)
 			buf_puts_html(out, date);
-		if (mstr(c->b, "gpu") && e && e->cuda) {
-			buf_puts(out, " on ");
-			buf_puts_html(out, mstr(c->b, "gpu"));
-		}
+		if (mstr(c->b, "gpu") && e && e->cuda)
+			gpu_html(out, c->b, cJSON_GetStringValue(cJSON_GetObjectItem(m, "gpu_uuid")));
 		const cJSON *runs = cJSON_GetObjectItem(m, "runs");
 		buf_printf(out, " in %.1f s", cJSON_IsNumber(secs) ? secs->valuedouble : 0.0);
 		if (cJSON_IsNumber(runs) && runs->valuedouble > 1)

@@ -66,3 +66,17 @@ PY
 build --gpus 2
 expect_rc 0
 expect_html runs.html ">cached</span>"
+
+# A batch system's CUDA_VISIBLE_DEVICES is kept: each worker gets one of its
+# entries, never a GPU outside it.
+CUDA_VISIBLE_DEVICES=5,7 build --gpus 2 --rerun-all
+expect_rc 0
+python3 - <<'PY' || fail "the workers did not run on the inherited GPUs 5 and 7"
+import json
+devs = sorted({json.loads(open(f"res/{k}.jsonl").read())["dev"] for k in "abcd"})
+assert devs == ["5", "7"], devs
+PY
+CUDA_VISIBLE_DEVICES=5 build --gpus 2 --rerun-all --runs 1
+expect_rc 0
+expect_err "warning: --gpus 2, but 1 GPU of one model is visible; running on 1"
+grep -q '"dev":"5"' res/a.jsonl || fail "with one inherited GPU the run left it"

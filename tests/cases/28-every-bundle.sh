@@ -24,3 +24,22 @@ OUT=$(lb compare "$ROOT/results/h100" "$ROOT/results/h200x2" 2>&1); RC=$?
 expect_rc 1
 expect_err "points compared, largest difference"
 grep -Eq ' [1-9][0-9]* over 5\.0%' <<<"$OUT" || fail "no point differs between an H100 and an H200"
+
+# Where several GPUs shared the experiments, each experiment names the one
+# it ran on, and the machine page lists them all.
+rm -rf res site
+cp -r "$ROOT/results/h200x2" res
+python3 - <<'PY'
+import json
+m = json.load(open("res/machine.json"))
+m["gpu_count"] = 2
+m["gpu_uuids"] = ["GPU-aaaa", "GPU-bbbb"]
+json.dump(m, open("res/machine.json", "w"))
+meta = json.load(open("res/ilp.meta.json"))
+meta["gpu_uuid"] = "GPU-bbbb"
+json.dump(meta, open("res/ilp.meta.json", "w"))
+PY
+build --no-run
+expect_rc 0
+expect_html ilp.html "on NVIDIA H200 (GPU 2 of 2, <code>GPU-bbbb</code>)"
+expect_html provenance.html "GPU-aaaa, GPU-bbbb"
