@@ -182,7 +182,13 @@ static cJSON *probe_gpu(const char *nvcc)
 	cJSON *m = out ? cJSON_Parse(out) : NULL;
 	free(out);
 	if (!m) {
-		diag("%s could not read the GPU's properties", bin);
+		const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+		if (vis)
+			diag("%s could not read the GPU's properties; check that "
+			     "CUDA_VISIBLE_DEVICES=%s names a GPU (nvidia-smi -L lists "
+			     "them)", bin, vis);
+		else
+			diag("%s could not read the GPU's properties", bin);
 		return NULL;
 	}
 	char *smi[] = {"nvidia-smi", "--query-gpu=driver_version",
