@@ -18,6 +18,13 @@
 #define BUILD_DIR "build/exp"
 #define DEFAULT_RUNS 3 /* processes per experiment (merge.h says why) */
 
+/* A GPU a build may use: its CUDA_VISIBLE_DEVICES entry and, where
+ * nvidia-smi names it, its UUID (else NULL). */
+struct visible_gpu {
+	char *dev;
+	char *uuid;
+};
+
 struct toolchain {
 	char *nvcc;         /* path, or NULL when not found */
 	char *nvcc_version; /* the "release" line */
@@ -25,8 +32,7 @@ struct toolchain {
 	char *cc_version;
 	int gpu;            /* a GPU is present and usable */
 	int ngpus;          /* identical GPUs visible */
-	char **devs;        /* their CUDA_VISIBLE_DEVICES entries (gpus_find) */
-	char **uuids;       /* and their UUIDs, NULL where unknown */
+	struct visible_gpu *devs; /* gpus_find */
 	size_t ndevs;
 	cJSON *probe;       /* the GPU's facts, or NULL */
 	char *arch;         /* sm_XX for nvcc */
@@ -152,9 +158,8 @@ static void gpus_find(struct toolchain *tc, int ask)
 			first_model = model;
 		if (model && strcmp(model, first_model))
 			continue;
-		*ARRAY_PUSH(tc->devs, tc->ndevs) = xstrdup(dev);
-		tc->uuids = xrealloc(tc->uuids, tc->ndevs * sizeof *tc->uuids);
-		tc->uuids[tc->ndevs - 1] = uuid ? xstrdup(uuid) : NULL;
+		*ARRAY_PUSH(tc->devs, tc->ndevs) =
+		    (struct visible_gpu){xstrdup(dev), uuid ? xstrdup(uuid) : NULL};
 	}
 	free_list(want, nwant);
 	free_list(rows, nrows);
@@ -272,10 +277,11 @@ static void toolchain_free(struct toolchain *tc)
 	free(tc->ncu);
 	free(tc->ncu_version);
 	cJSON_Delete(tc->probe);
-	for (size_t i = 0; i < tc->ndevs; i++)
-		free(tc->uuids[i]);
-	free(tc->uuids);
-	free_list(tc->devs, tc->ndevs);
+	for (size_t i = 0; i < tc->ndevs; i++) {
+		free(tc->devs[i].dev);
+		free(tc->devs[i].uuid);
+	}
+	free(tc->devs);
 }
 
 /* ---- one experiment: paths, commands, keys ------------------------------- */
@@ -879,7 +885,7 @@ static void run_rounds(struct exper **list, size_t n, struct bundle *b,
 	int rounds = 0;
 	const cJSON *probed = cJSON_GetObjectItem(tc->probe, "uuid");
 	const char *uuid = gpu < 0 ? cJSON_GetStringValue(probed)
-	                   : (size_t)gpu < tc->ndevs ? tc->uuids[gpu] : NULL;
+	                   : (size_t)gpu < tc->ndevs ? tc->devs[gpu].uuid : NULL;
 	for (size_t i = 0; i < n; i++) {
 		job_init(&jobs[i], list[i], b, o, gpu, uuid);
 		total += (size_t)jobs[i].nruns;
@@ -956,7 +962,7 @@ static void run_parallel(struct exper **list, size_t n, int workers,
 		char dev[16];
 		snprintf(dev, sizeof dev, "%d", w);
 		setenv("CUDA_VISIBLE_DEVICES",
-		       (size_t)w < tc->ndevs ? tc->devs[w] : dev, 1);
+		       (size_t)w < tc->ndevs ? tc->devs[w].dev : dev, 1);
 		struct exper **mine = NULL;
 		size_t nmine = 0;
 		for (size_t i = 0; i < n; i++)
@@ -1086,8 +1092,8 @@ static void machine_write(struct bundle *b, const struct toolchain *tc,
 		cJSON_AddNumberToObject(m, "gpu_count", workers);
 		cJSON *u = cJSON_AddArrayToObject(m, "gpu_uuids");
 		for (int w = 0; w < workers && (size_t)w < tc->ndevs; w++)
-			if (tc->uuids[w])
-				cJSON_AddItemToArray(u, cJSON_CreateString(tc->uuids[w]));
+			if (tc->devs[w].uuid)
+				cJSON_AddItemToArray(u, cJSON_CreateString(tc->devs[w].uuid));
 	}
 	/* Facts measured by experiments stay until they are measured again. */
 	const cJSON *old = b->machine ? cJSON_GetObjectItem(b->machine, "measured")
@@ -1203,10 +1209,11 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 				*ARRAY_PUSH(list, n) = todo[i];
 				cuda |= todo[i]->cuda;
 			}
+		int several = workers > 1 && n > 1;
 		/* machine.json describes the card these results came from. */
 		if (cuda || !b->machine)
-			machine_write(b, &tc, workers > 1 && n > 1 ? workers : 1);
-		if (workers > 1 && n > 1) {
+			machine_write(b, &tc, several ? workers : 1);
+		if (several) {
 			if (o->progress)
 				fprintf(stderr, "[%5.1fs] running %zu experiments on %d GPUs\n",
 				        now_seconds() - t0, n, workers);
