@@ -12,6 +12,7 @@
 #include "highlight.h"
 #include "listing.h"
 #include "plot.h"
+#include "site_book.h"
 #include "util.h"
 
 #define MAX_TABLE_ROWS 400
@@ -28,6 +29,7 @@ struct page_ctx {
 	int claims, claims_failed, errors;
 	cJSON *search; /* the search index, which the page adds its sections to */
 	char *lead;    /* the chapter's first sentence, once the page is made */
+	struct onebook *book; /* the one-page book, which takes each chapter */
 };
 
 /* ---- small pieces ----------------------------------------------------------- */
@@ -1186,6 +1188,7 @@ static int chapter_page(struct page_ctx *c, const char *tmpl,
 		           "this chapter makes hold on the card these numbers come "
 		           "from.</p>\n", c->claims);
 	buf_put(&content, body.data ? body.data + head : "", body.len - head);
+	onebook_add(c->book, i, content.data);
 	toc(bk, c->ch, &nav);
 	char *prev = nav_link(i ? bk->chs[i - 1] : NULL, "prev", "← Previous");
 	char *next = nav_link(i + 1 < bk->nchs ? bk->chs[i + 1] : NULL, "next",
@@ -1304,7 +1307,8 @@ struct chapter_summary {
 
 static int index_page(struct book *bk, const struct site_opts *o,
                       const char *tmpl, const char *banner_html,
-                      const struct chapter_summary *sum, struct site_stats *st)
+                      const struct chapter_summary *sum, int pdf_link,
+                      struct site_stats *st)
 {
 	struct buf c = BUF_INIT, nav = BUF_INIT;
 	buf_puts(&c, "<h1 id=\"top\">");
@@ -1339,7 +1343,11 @@ static int index_page(struct book *bk, const struct site_opts *o,
 	}
 	buf_puts(&c, "</ol>\n<p class=\"aux-links\"><a href=\"provenance.html\">"
 	             "The machine</a> behind the numbers · <a href=\"runs.html\">"
-	             "Run log</a> · <a href=\"search.html\">Search</a></p>\n");
+	             "Run log</a> · <a href=\"search.html\">Search</a> · <a href="
+	             "\"book.html\">The whole book on one page</a>");
+	if (pdf_link)
+		buf_puts(&c, " (<a href=\"book.pdf\">PDF</a>)");
+	buf_puts(&c, "</p>\n");
 	toc(bk, NULL, &nav);
 	char *next = nav_link(bk->nchs ? bk->chs[0] : NULL, "next",
 	                      "Start reading →");
@@ -1348,6 +1356,22 @@ static int index_page(struct book *bk, const struct site_opts *o,
 	int rc = page_write(o, tmpl, &pg, st);
 	free(next);
 	buf_free(&c);
+	buf_free(&nav);
+	return rc;
+}
+
+static int book_page(struct book *bk, const struct site_opts *o,
+                     const char *tmpl, const char *banner_html,
+                     const struct onebook *ob, int pdf_link,
+                     struct site_stats *st)
+{
+	struct buf nav = BUF_INIT;
+	char *content = onebook_html(ob, pdf_link);
+	toc(bk, NULL, &nav);
+	struct page pg = {"book.html", "The whole book", nav.data, banner_html,
+	                  content, "", "", ""};
+	int rc = page_write(o, tmpl, &pg, st);
+	free(content);
 	buf_free(&nav);
 	return rc;
 }
@@ -1377,7 +1401,7 @@ static int copy_assets(struct book *bk, struct bundle *b,
 {
 	int rc = 0, dummy = 0;
 	char *dst;
-	static const char *assets[] = {"style.css", "search.js"};
+	static const char *assets[] = {"style.css", "print.css", "search.js"};
 	for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
 		char *src = path_join(o->templates, assets[i]);
 		dst = path_join(o->dir, assets[i]);
@@ -1436,9 +1460,13 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	banner(b, o, &ban);
 	struct chapter_summary *sum = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *sum);
 	cJSON *index = cJSON_CreateArray();
+	struct onebook *ob = onebook_new(bk, o->title);
+	char *pdf = path_join(o->dir, "book.pdf");
+	int pdf_link = file_exists(pdf);
+	free(pdf);
 	for (size_t i = 0; i < bk->nchs; i++) {
 		struct page_ctx c = {bk, b, o, st, bk->chs[i], (int)i + 1, 0, 0,
-		                     0, 0, 0, index, NULL};
+		                     0, 0, 0, index, NULL, ob};
 		rc |= chapter_page(&c, tmpl, ban.data, i);
 		sum[i] = (struct chapter_summary){c.claims, c.claims_failed, c.errors,
 		                                  c.lead};
@@ -1446,7 +1474,9 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		st->claims += c.claims;
 		st->claims_failed += c.claims_failed;
 	}
-	rc |= index_page(bk, o, tmpl, ban.data, sum, st);
+	rc |= index_page(bk, o, tmpl, ban.data, sum, pdf_link, st);
+	rc |= book_page(bk, o, tmpl, ban.data, ob, pdf_link, st);
+	onebook_free(ob);
 	rc |= machine_page(bk, b, o, tmpl, ban.data, st);
 	rc |= runs_page(bk, b, o, tmpl, ban.data, st);
 	rc |= search_page(bk, o, tmpl, ban.data, st);

@@ -1,0 +1,237 @@
+#include "site_book.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "buf.h"
+#include "util.h"
+
+struct onebook {
+	const struct book *bk;
+	char *title;
+	char **chapters; /* rewritten content of chapter i, or NULL */
+};
+
+struct onebook *onebook_new(const struct book *bk, const char *title)
+{
+	struct onebook *ob = xcalloc(1, sizeof *ob);
+	ob->bk = bk;
+	ob->title = xstrdup(title);
+	ob->chapters = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *ob->chapters);
+	return ob;
+}
+
+void onebook_free(struct onebook *ob)
+{
+	if (!ob)
+		return;
+	for (size_t i = 0; i < ob->bk->nchs; i++)
+		free(ob->chapters[i]);
+	free(ob->chapters);
+	free(ob->title);
+	free(ob);
+}
+
+void onebook_add(struct onebook *ob, size_t i, const char *html)
+{
+	if (i >= ob->bk->nchs)
+		return;
+	struct buf out = BUF_INIT;
+	onebook_rewrite(ob->bk, ob->bk->chs[i]->name, html, &out);
+	free(ob->chapters[i]);
+	ob->chapters[i] = buf_detach(&out);
+}
+
+/* ---- ids and links ------------------------------------------------------- */
+
+static int chapter_named(const struct book *bk, const char *s, size_t n)
+{
+	for (size_t i = 0; i < bk->nchs; i++)
+		if (strlen(bk->chs[i]->name) == n && !strncmp(bk->chs[i]->name, s, n))
+			return 1;
+	return 0;
+}
+
+/* An attribute whose value is one id, or a list of ids. */
+static int attr_names_ids(const char *name, size_t n)
+{
+	static const char *names[] = {"id", "for", "aria-labelledby",
+	                              "aria-describedby", "aria-controls",
+	                              "aria-owns", NULL};
+	for (const char **k = names; *k; k++)
+		if (strlen(*k) == n && !strncmp(*k, name, n))
+			return 1;
+	return 0;
+}
+
+static void rewrite_ids(const char *name, const char *v, size_t n,
+                        struct buf *out)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t sp = i;
+		while (sp < n && v[sp] != ' ')
+			sp++;
+		if (sp > i)
+			buf_printf(out, "%s:%.*s", name, (int)(sp - i), v + i);
+		while (sp < n && v[sp] == ' ')
+			buf_putc(out, v[sp++]);
+		i = sp;
+	}
+}
+
+static void rewrite_href(const struct book *bk, const char *name, const char *v,
+                         size_t n, struct buf *out)
+{
+	if (n > 1 && v[0] == '#') {
+		buf_printf(out, "#%s:%.*s", name, (int)(n - 1), v + 1);
+		return;
+	}
+	/* "OTHER.html" or "OTHER.html#x", OTHER a chapter of the book. */
+	size_t base = strcspn(v, "/#?:\"");
+	if (base > 5 && base <= n && !strncmp(v + base - 5, ".html", 5) &&
+	    chapter_named(bk, v, base - 5)) {
+		size_t stem = base - 5;
+		if (base < n && v[base] == '#' && base + 1 < n)
+			buf_printf(out, "#%.*s:%.*s", (int)stem, v, (int)(n - base - 1),
+			           v + base + 1);
+		else if (base == n)
+			buf_printf(out, "#%.*s", (int)stem, v);
+		else
+			buf_put(out, v, n);
+		return;
+	}
+	buf_put(out, v, n);
+}
+
+/* Copy one tag, from its '<' to its '>', rewriting what names an id. */
+static const char *rewrite_tag(const struct book *bk, const char *name,
+                               const char *p, struct buf *out)
+{
+	const char *q = p + 1;
+	while (*q && *q != '>' && !isspace((unsigned char)*q))
+		q++;
+	buf_put(out, p, (size_t)(q - p));
+	while (*q && *q != '>') {
+		if (isspace((unsigned char)*q) || *q == '/') {
+			buf_putc(out, *q++);
+			continue;
+		}
+		const char *an = q;
+		while (*q && *q != '=' && *q != '>' && !isspace((unsigned char)*q))
+			q++;
+		size_t alen = (size_t)(q - an);
+		buf_put(out, an, alen);
+		if (*q != '=')
+			continue;
+		buf_putc(out, *q++);
+		if (*q != '"') {
+			/* Unquoted or single-quoted values are copied as they are. */
+			const char *v = q;
+			char quote = *q == '\'' ? '\'' : 0;
+			q += quote != 0;
+			while (*q && (quote ? *q != quote : *q != '>' &&
+			              !isspace((unsigned char)*q)))
+				q++;
+			q += quote && *q;
+			buf_put(out, v, (size_t)(q - v));
+			continue;
+		}
+		const char *v = ++q;
+		while (*q && *q != '"')
+			q++;
+		size_t vlen = (size_t)(q - v);
+		buf_putc(out, '"');
+		if (attr_names_ids(an, alen))
+			rewrite_ids(name, v, vlen, out);
+		else if (alen == 4 && !strncmp(an, "href", 4))
+			rewrite_href(bk, name, v, vlen, out);
+		else
+			buf_put(out, v, vlen);
+		if (*q == '"') {
+			buf_putc(out, '"');
+			q++;
+		}
+	}
+	if (*q == '>')
+		buf_putc(out, *q++);
+	return q;
+}
+
+void onebook_rewrite(const struct book *bk, const char *name, const char *html,
+                     struct buf *out)
+{
+	const char *p = html;
+	while (*p) {
+		const char *lt = strchr(p, '<');
+		if (!lt) {
+			buf_puts(out, p);
+			return;
+		}
+		buf_put(out, p, (size_t)(lt - p));
+		if (str_starts(lt, "<!--")) {
+			const char *end = strstr(lt, "-->");
+			end = end ? end + 3 : lt + strlen(lt);
+			buf_put(out, lt, (size_t)(end - lt));
+			p = end;
+		} else if (isalpha((unsigned char)lt[1])) {
+			p = rewrite_tag(bk, name, lt, out);
+		} else {
+			buf_putc(out, '<');
+			p = lt + 1;
+		}
+	}
+}
+
+/* ---- the page -------------------------------------------------------------- */
+
+static void contents(const struct book *bk, struct buf *out)
+{
+	buf_puts(out, "<nav class=\"book-contents\" aria-labelledby=\"book-"
+	              "contents\">\n<h2 id=\"book-contents\">Contents</h2>\n"
+	              "<ol class=\"contents\">\n");
+	for (size_t i = 0; i < bk->nchs; i++) {
+		const struct chapter *ch = bk->chs[i];
+		buf_printf(out, "<li><a href=\"#%s\"><span class=\"num\">%zu</span> ",
+		           ch->name, i + 1);
+		buf_puts_html(out, ch->title);
+		buf_puts(out, "</a>");
+		int any = 0;
+		for (size_t k = 0; k < ch->nheads; k++) {
+			if (ch->heads[k].level != 2)
+				continue;
+			buf_puts(out, any ? "" : "\n<ol class=\"sections\">");
+			any = 1;
+			buf_printf(out, "<li><a href=\"#%s:%s\">", ch->name,
+			           ch->heads[k].id);
+			buf_puts_html(out, ch->heads[k].text);
+			buf_puts(out, "</a></li>");
+		}
+		buf_puts(out, any ? "</ol></li>\n" : "</li>\n");
+	}
+	buf_puts(out, "</ol>\n</nav>\n");
+}
+
+char *onebook_html(const struct onebook *ob, int pdf_link)
+{
+	const struct book *bk = ob->bk;
+	struct buf out = BUF_INIT;
+	buf_puts(&out, "<header class=\"book-title-page\">\n<h1 id=\"book-title\">");
+	buf_puts_html(&out, ob->title);
+	buf_puts(&out, "</h1>\n<p class=\"lead\">Every number in this book was "
+	               "measured by the experiments it describes, and every claim "
+	               "it makes is checked against those numbers when the book "
+	               "is built.</p>\n<p class=\"book-formats\">The whole book on "
+	               "one page, to read straight through or to print");
+	if (pdf_link)
+		buf_puts(&out, "; also as <a href=\"book.pdf\">a PDF</a>");
+	buf_puts(&out, ".</p>\n</header>\n");
+	contents(bk, &out);
+	for (size_t i = 0; i < bk->nchs; i++) {
+		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "
+		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->name, i + 1);
+		buf_puts(&out, ob->chapters[i] ? ob->chapters[i] : "");
+		buf_puts(&out, "</section>\n");
+	}
+	return buf_detach(&out);
+}

@@ -1,0 +1,51 @@
+/*
+ * site_book.h - the whole book on one page (book.html): a title page with
+ * a contents list, then every chapter in order, for reading straight
+ * through and for printing (make pdf).
+ *
+ * The site hands over each chapter's content as it rendered it for the
+ * chapter's own page. Ids and links are made to work on one page: inside
+ * the tags of chapter NAME,
+ *
+ *   id="x", for="x", aria-*="x"   ->  "NAME:x"
+ *   href="#x"                     ->  href="#NAME:x"
+ *   href="OTHER.html#x"           ->  href="#OTHER:x"   (OTHER a chapter)
+ *   href="OTHER.html"             ->  href="#OTHER"     (its section)
+ *
+ * Other links (provenance.html, data/, src/, fig/) stay as they are: the
+ * one page lies in the site folder beside the chapter pages. Figures keep
+ * the numbers their chapters give them ("Figure 3.2").
+ */
+#ifndef LB_SITE_BOOK_H
+#define LB_SITE_BOOK_H
+
+#include <stddef.h>
+
+#include "book.h"
+
+struct onebook;
+
+/* A one-page book for the chapters of bk (borrowed; it must outlive ob),
+ * titled title (plain text, copied). */
+struct onebook *onebook_new(const struct book *bk, const char *title);
+/* NULL-safe. */
+void onebook_free(struct onebook *ob);
+
+/* The content of chapter i (HTML, as on its own page) goes in as
+ * chapter i of the book. */
+void onebook_add(struct onebook *ob, size_t i, const char *html);
+
+/*
+ * The page's content (HTML): the title page, the contents list and every
+ * chapter added, in order. pdf_link: the site has book.pdf beside it.
+ * Caller frees.
+ */
+char *onebook_html(const struct onebook *ob, int pdf_link);
+
+/* Rewrite the ids and links of one chapter's HTML as above, appending the
+ * result to out (a pure function, for tests). */
+struct buf;
+void onebook_rewrite(const struct book *bk, const char *name, const char *html,
+                     struct buf *out);
+
+#endif
