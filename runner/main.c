@@ -21,11 +21,13 @@
 #include "results.h"
 #include "site.h"
 #include "util.h"
+#include "watch.h"
 
 #define VERSION "1.0"
 
 static const char usage[] =
 	"usage: labbook build [options]      run the experiments, then write the site\n"
+	"       labbook watch [options]      build, then build again on every save\n"
 	"       labbook eval --results DIR EXPR   print the value of an expression\n"
 	"       labbook compare A B [--max-diff PCT] [--min-ms MS] [--all]\n"
 	"                                     compare two results bundles\n"
@@ -51,6 +53,13 @@ static const char usage[] =
 	"                    and keep the median run of each point (default: the\n"
 	"                    chapter's runs: option, else 3)\n"
 	"  --quiet           no progress lines\n"
+	"  --live            pages reload themselves after each build of\n"
+	"                    labbook watch, which gives it (and prints the\n"
+	"                    summary line itself)\n"
+	"\n"
+	"watch takes the build options. It builds, then builds again whenever a\n"
+	"chapter, a template, the bundle or a file an experiment is built from\n"
+	"changes, printing one line per build.\n"
 	"\n"
 	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
 	"130/143 interrupted. See README.md for chapters, directives and expressions.\n";
@@ -68,7 +77,7 @@ static int cmd_build(int argc, char **argv)
 	const char *chapters = "chapters", *results = "results/local",
 	           *site = "site", *templates = "templates", *title = "labbook";
 	struct run_opts ro = {0};
-	int no_site = 0, keep_going = 0;
+	int no_site = 0, keep_going = 0, live = 0;
 	ro.run = 1;
 	ro.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ro.timeout = 120;
@@ -117,6 +126,8 @@ static int cmd_build(int argc, char **argv)
 			ro.rerun_all = 1;
 		} else if (!strcmp(a, "--keep-going")) {
 			keep_going = 1;
+		} else if (!strcmp(a, "--live")) {
+			live = 1;
 		} else if (!strcmp(a, "--quiet")) {
 			ro.progress = 0;
 		} else if (!strcmp(a, "--progress")) {
@@ -146,11 +157,11 @@ static int cmd_build(int argc, char **argv)
 	struct site_stats st = {0};
 	int site_rc = 0;
 	if (!no_site && !exec_stopping()) {
-		struct site_opts so = {site, templates, title, bk.gpu};
+		struct site_opts so = {site, templates, title, bk.gpu, live};
 		site_rc = site_render(&bk, b, &so, &st);
 	}
 	int stop = exec_stopping();
-	if (ro.progress || fresh || diag_count())
+	if (!live && (ro.progress || fresh || diag_count()))
 		fprintf(stderr, "labbook: %zu chapters, %zu experiments (%d ran, %d "
 		        "failed), %d claims (%d do not hold), %d pages and %d charts "
 		        "written, %.2f s\n", bk.nchs, bk.nexps, fresh, failed, st.claims,
@@ -254,10 +265,12 @@ int main(int argc, char **argv)
 		}
 	if (!strcmp(argv[1], "build"))
 		return cmd_build(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "watch"))
+		return watch_main(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "eval"))
 		return cmd_eval(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 2, argv + 2);
-	return usage_error("unknown command '%s'; commands: build, eval, compare",
+	return usage_error("unknown command '%s'; commands: build, watch, eval, compare",
 	                   argv[1]);
 }

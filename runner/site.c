@@ -14,6 +14,7 @@
 #include "plot.h"
 #include "site_book.h"
 #include "util.h"
+#include "watch.h"
 
 #define MAX_TABLE_ROWS 400
 
@@ -904,17 +905,20 @@ static int page_write(const struct site_opts *o, const char *tmpl,
 	if (*pg->prev || *pg->next)
 		buf_printf(&pager, "<nav class=\"pager\" aria-label=\"Previous and "
 		           "next chapter\">%s%s</nav>", pg->prev, pg->next);
+	char *scripts = xasprintf("%s%s", pg->scripts,
+	                          o->live ? WATCH_SCRIPT_HTML : "");
 	struct tvar vars[] = {
 		{"title", t.data},          {"book", book.data},
 		{"toc", pg->toc},           {"banner", pg->banner},
 		{"content", pg->content},   {"pager", pager.data},
-		{"scripts", pg->scripts},
+		{"scripts", scripts},
 	};
 	char *html = template_fill(tmpl, vars, sizeof vars / sizeof vars[0]);
 	char *path = path_join(o->dir, pg->file);
 	int rc = write_if_changed(path, html, &st->pages_written);
 	free(path);
 	free(html);
+	free(scripts);
 	free(full_title);
 	buf_free(&t);
 	buf_free(&book);
@@ -1456,6 +1460,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		return -1;
 	}
 	int rc = copy_assets(bk, b, o, st);
+	rc |= watch_site_assets(o->dir, o->live);
 	struct buf ban = BUF_INIT;
 	banner(b, o, &ban);
 	struct chapter_summary *sum = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *sum);

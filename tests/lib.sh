@@ -24,6 +24,19 @@ lb() {
 	return $rc
 }
 
+# lb_bg ARGS...: start labbook in the background, as lb runs it; its pid
+# is in $BG (a function run with & would give the subshell's).
+lb_bg() {
+	if [ -n "${VALGRIND:-}" ]; then
+		valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite --show-leak-kinds=definite \
+			--trace-children=no "$LABBOOK" "$@" &
+	else
+		"$LABBOOK" "$@" &
+	fi
+	BG=$!
+}
+
 # build [options]: run labbook build; output in $OUT, status in $RC.
 build() {
 	OUT=$(lb build --results res --site site --templates "$ROOT/templates" \

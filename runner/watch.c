@@ -1,0 +1,678 @@
+#include "watch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "book.h"
+#include "buf.h"
+#include "results.h"
+#include "util.h"
+
+/* A burst of events ends when none came for QUIET_MS, or after BURST_MS. */
+#define QUIET_MS 50
+#define BURST_MS 1000
+
+/* Loaded by every page of a live build: reload when the stamp changes. */
+static const char live_js[] =
+	"/* labbook watch: reload this page when a build changed the site. */\n"
+	"(function () {\n"
+	"\tvar seen = null;\n"
+	"\twindow.labbook_live = function (stamp) {\n"
+	"\t\tif (seen === null)\n"
+	"\t\t\tseen = stamp;\n"
+	"\t\telse if (stamp !== seen)\n"
+	"\t\t\tlocation.reload();\n"
+	"\t};\n"
+	"\tfunction check() {\n"
+	"\t\tvar s = document.createElement('script');\n"
+	"\t\ts.src = 'live-stamp.js?' + Date.now();\n"
+	"\t\ts.onload = s.onerror = function () {\n"
+	"\t\t\ts.remove();\n"
+	"\t\t\tsetTimeout(check, 700);\n"
+	"\t\t};\n"
+	"\t\tdocument.head.appendChild(s);\n"
+	"\t}\n"
+	"\tcheck();\n"
+	"})();\n";
+
+int watch_site_assets(const char *site, int live)
+{
+	char *js = path_join(site, "live.js");
+	char *stamp = path_join(site, "live-stamp.js");
+	int rc = 0;
+	if (live) {
+		size_t len;
+		char *old = file_read(js, &len);
+		if (!old || len != sizeof live_js - 1 || memcmp(old, live_js, len))
+			rc = file_write_atomic(js, live_js, sizeof live_js - 1);
+		free(old);
+	} else {
+		unlink(js);
+		unlink(stamp);
+	}
+	free(js);
+	free(stamp);
+	return rc;
+}
+
+/* ---- what is watched ------------------------------------------------------ */
+
+enum want { W_CHAPTERS = 1, W_TEMPLATES = 2, W_BUNDLE = 4, W_INPUTS = 8 };
+
+struct wdir {
+	int wd;
+	char *path;
+	int want; /* enum want, or'ed */
+};
+
+/* A file an experiment is built from, which experiments ("a, b"), and
+ * what it held when last seen. */
+struct input {
+	char *path;
+	char *ids;
+	char hash[33];
+};
+
+/* The modification times of a folder's files with one suffix. */
+struct snap {
+	char **names;
+	int64_t *mtimes;
+	size_t n;
+};
+
+struct watch {
+	const char *chapters, *results, *site, *templates;
+	int no_run;
+	char *self;  /* this program, to run builds with */
+	char **argv; /* a build's command line */
+	int ifd, sfd;
+	struct wdir *dirs;
+	size_t ndirs;
+	struct input *inputs;
+	size_t ninputs;
+	char **changed; /* what changed since the last build */
+	size_t nchanged;
+	int overflow;   /* the kernel dropped events: rebuild */
+};
+
+static struct wdir *watch_dir_find(struct watch *w, const char *path)
+{
+	for (size_t i = 0; i < w->ndirs; i++)
+		if (!strcmp(w->dirs[i].path, path))
+			return &w->dirs[i];
+	return NULL;
+}
+
+/* Watch folder path for want. A folder that is not there is left out. */
+static void watch_dir_add(struct watch *w, const char *path, int want)
+{
+	struct wdir *d = watch_dir_find(w, path);
+	if (d && d->wd >= 0) {
+		d->want |= want;
+		return;
+	}
+	int wd = inotify_add_watch(w->ifd, path, IN_CLOSE_WRITE | IN_MOVED_TO |
+	                           IN_MOVED_FROM | IN_DELETE | IN_ONLYDIR);
+	if (wd < 0)
+		return;
+	if (!d) {
+		d = ARRAY_PUSH(w->dirs, w->ndirs);
+		d->path = xstrdup(path);
+	}
+	d->wd = wd;
+	d->want = want;
+}
+
+static void inputs_free(struct input *in, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(in[i].path);
+		free(in[i].ids);
+	}
+	free(in);
+}
+
+/* A hash of a file's bytes; all zeros when it cannot be read. */
+static void content_hash(const char *path, char out[33])
+{
+	size_t len;
+	char *data = file_read(path, &len);
+	struct hasher *h = hasher_new();
+	if (data)
+		hasher_add(h, data, len);
+	hasher_done(h, out);
+	if (!data)
+		memset(out, '0', 32);
+	free(data);
+}
+
+/* Add a file of experiment id. A file seen before keeps the hash it had
+ * then, so a save not yet read off the queue still counts. */
+static void watch_input_add(struct watch *w, const char *path, const char *id,
+                            const struct input *old, size_t nold)
+{
+	for (size_t i = 0; i < w->ninputs; i++)
+		if (!strcmp(w->inputs[i].path, path)) {
+			char *ids = xasprintf("%s, %s", w->inputs[i].ids, id);
+			free(w->inputs[i].ids);
+			w->inputs[i].ids = ids;
+			return;
+		}
+	struct input *in = ARRAY_PUSH(w->inputs, w->ninputs);
+	in->path = xstrdup(path);
+	in->ids = xstrdup(id);
+	size_t k = 0;
+	while (k < nold && strcmp(old[k].path, path))
+		k++;
+	if (k < nold)
+		memcpy(in->hash, old[k].hash, sizeof in->hash);
+	else
+		content_hash(path, in->hash);
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	watch_dir_add(w, slash ? dir : ".", W_INPUTS);
+	free(dir);
+}
+
+/*
+ * What to watch now: the folders, and the files each experiment was built
+ * from. Read again after every build, which may have added chapters,
+ * experiments or includes.
+ */
+static void watch_plan(struct watch *w)
+{
+	struct input *old = w->inputs;
+	size_t nold = w->ninputs;
+	for (size_t i = 0; i < w->ndirs; i++)
+		w->dirs[i].want = 0;
+	w->inputs = NULL;
+	w->ninputs = 0;
+	watch_dir_add(w, w->chapters, W_CHAPTERS);
+	watch_dir_add(w, w->templates, W_TEMPLATES);
+	watch_dir_add(w, w->results, W_BUNDLE);
+	struct book bk;
+	/* The build reports the chapters' problems; this reading stays quiet. */
+	diag_quiet(1);
+	int rc = book_load(w->chapters, &bk);
+	diag_quiet(0);
+	if (rc != 0) {
+		inputs_free(old, nold);
+		return;
+	}
+	struct bundle *b = bundle_open(w->results);
+	for (size_t i = 0; i < bk.nexps; i++) {
+		const struct exper *e = &bk.exps[i];
+		const cJSON *meta = bundle_get(b, e->id)->meta;
+		const cJSON *in = meta ? cJSON_GetObjectItem(meta, "inputs") : NULL, *f;
+		watch_input_add(w, e->source, e->id, old, nold);
+		cJSON_ArrayForEach(f, in)
+			if (cJSON_IsString(f))
+				watch_input_add(w, f->valuestring, e->id, old, nold);
+	}
+	inputs_free(old, nold);
+	bundle_free(b);
+	book_free(&bk);
+}
+
+static int name_ends(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n >= k && !strcmp(name + n - k, suffix);
+}
+
+/* A file an editor or labbook writes on the way to the real one. */
+static int name_temporary(const char *name)
+{
+	return name[0] == '.' || name_ends(name, "~") || strstr(name, ".tmp.") ||
+	       name_ends(name, ".swp") || name_ends(name, ".swx") ||
+	       !strcmp(name, "4913");
+}
+
+static void watch_changed_add(struct watch *w, const char *path)
+{
+	for (size_t i = 0; i < w->nchanged; i++)
+		if (!strcmp(w->changed[i], path))
+			return;
+	*ARRAY_PUSH(w->changed, w->nchanged) = xstrdup(path);
+}
+
+/* Note what one event changed, if it is something the book is made of. */
+static void watch_event(struct watch *w, const struct inotify_event *ev,
+                        int bundle_too)
+{
+	if (ev->mask & IN_Q_OVERFLOW) {
+		w->overflow = 1;
+		return;
+	}
+	if (!ev->len || name_temporary(ev->name))
+		return;
+	const struct wdir *d = NULL;
+	for (size_t i = 0; i < w->ndirs && !d; i++)
+		if (w->dirs[i].wd == ev->wd)
+			d = &w->dirs[i];
+	if (!d || !d->want)
+		return;
+	char *path = strcmp(d->path, ".") ? path_join(d->path, ev->name)
+	                                  : xstrdup(ev->name);
+	int take = (d->want & W_CHAPTERS && name_ends(ev->name, ".md")) ||
+	           d->want & W_TEMPLATES || (bundle_too && d->want & W_BUNDLE);
+	/* An experiment's file counts when its bytes changed: saving it
+	 * unchanged would only find the experiment up to date. */
+	for (size_t i = 0; i < w->ninputs && !take && d->want & W_INPUTS; i++) {
+		if (strcmp(w->inputs[i].path, path))
+			continue;
+		char hash[33];
+		content_hash(path, hash);
+		take = strcmp(hash, w->inputs[i].hash) != 0;
+		memcpy(w->inputs[i].hash, hash, sizeof hash);
+	}
+	if (take)
+		watch_changed_add(w, path);
+	free(path);
+}
+
+/* Read the events waiting on the inotify descriptor (it is non-blocking). */
+static void watch_read(struct watch *w, int bundle_too)
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	for (;;) {
+		ssize_t n = read(w->ifd, buf, sizeof buf);
+		if (n <= 0)
+			return;
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)p;
+			watch_event(w, ev, bundle_too);
+			p += sizeof *ev + ev->len;
+		}
+	}
+}
+
+/* ---- what a build did ------------------------------------------------------ */
+
+static void snap_take(struct snap *s, const char *dir, const char *suffix)
+{
+	memset(s, 0, sizeof *s);
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.' || !name_ends(de->d_name, suffix))
+			continue;
+		char *path = path_join(dir, de->d_name);
+		s->names = xrealloc(s->names, sizeof *s->names * (s->n + 1));
+		s->mtimes = xrealloc(s->mtimes, sizeof *s->mtimes * (s->n + 1));
+		s->names[s->n] = xstrdup(de->d_name);
+		s->mtimes[s->n++] = file_mtime(path);
+		free(path);
+	}
+	closedir(dp);
+}
+
+static void snap_free(struct snap *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->mtimes);
+	memset(s, 0, sizeof *s);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names (less suffix) that are new or newer in after than in before,
+ * sorted, as "a, b"; NULL when none. Caller frees. */
+static char *snap_newer(const struct snap *before, const struct snap *after,
+                        const char *suffix, size_t *count)
+{
+	char **names = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < after->n; i++) {
+		size_t k = 0;
+		while (k < before->n && strcmp(before->names[k], after->names[i]))
+			k++;
+		if (k == before->n || before->mtimes[k] != after->mtimes[i])
+			*ARRAY_PUSH(names, n) = after->names[i];
+	}
+	*count = n;
+	if (!n)
+		return NULL;
+	qsort(names, n, sizeof *names, cmp_str);
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(&b, i ? ", " : "");
+		buf_put(&b, names[i], strlen(names[i]) - strlen(suffix));
+	}
+	free(names);
+	return buf_detach(&b);
+}
+
+struct snaps {
+	struct snap pages, metas, errors;
+};
+
+static void snaps_take(struct snaps *s, const struct watch *w)
+{
+	snap_take(&s->pages, w->site, ".html");
+	snap_take(&s->metas, w->results, ".meta.json");
+	snap_take(&s->errors, w->results, ".error.json");
+}
+
+static void snaps_free(struct snaps *s)
+{
+	snap_free(&s->pages);
+	snap_free(&s->metas);
+	snap_free(&s->errors);
+}
+
+/* Is id one of the names in list ("a, b")? */
+static int list_has(const char *list, const char *id)
+{
+	size_t n = strlen(id);
+	for (const char *p = list; p && *p;) {
+		size_t k = strcspn(p, ",");
+		if (k == n && !strncmp(p, id, n))
+			return 1;
+		p += k;
+		p += strspn(p, ", ");
+	}
+	return 0;
+}
+
+/*
+ * The one line of a build: what changed, which experiments ran, failed or
+ * could not run, which pages were rewritten, how long it took. Returns
+ * whether the site changed.
+ */
+static int watch_report(const struct watch *w, const struct snaps *before,
+                        const struct snaps *after, int status, double seconds)
+{
+	struct buf line = BUF_INIT;
+	size_t npages = 0, nran = 0, nfailed = 0;
+	char *pages = snap_newer(&before->pages, &after->pages, ".html", &npages);
+	char *ran = snap_newer(&before->metas, &after->metas, ".meta.json", &nran);
+	char *failed = snap_newer(&before->errors, &after->errors, ".error.json",
+	                          &nfailed);
+	buf_puts(&line, "watch: ");
+	if (!w->nchanged && !w->overflow) {
+		buf_puts(&line, "built");
+	} else if (w->overflow || w->nchanged > 3) {
+		buf_printf(&line, "%zu files changed", w->nchanged);
+	} else {
+		for (size_t i = 0; i < w->nchanged; i++)
+			buf_printf(&line, "%s%s", i ? ", " : "", w->changed[i]);
+		buf_puts(&line, " changed");
+	}
+	if (ran)
+		buf_printf(&line, "; ran %s", ran);
+	if (failed)
+		buf_printf(&line, "; %s failed (see above)", failed);
+	/* Experiments built from a changed file that did not run here. */
+	struct buf idle = BUF_INIT;
+	for (size_t i = 0; i < w->ninputs; i++) {
+		int hit = 0;
+		for (size_t k = 0; k < w->nchanged && !hit; k++)
+			hit = !strcmp(w->changed[k], w->inputs[i].path);
+		for (const char *p = w->inputs[i].ids; hit && *p;) {
+			size_t n = strcspn(p, ",");
+			char *id = xstrndup(p, n);
+			if (!list_has(ran, id) && !list_has(failed, id) &&
+			    !list_has(idle.data, id))
+				buf_printf(&idle, "%s%s", idle.len ? ", " : "", id);
+			free(id);
+			p += n;
+			p += strspn(p, ", ");
+		}
+	}
+	if (idle.len && status != 130 && status != 143)
+		buf_printf(&line, "; %s not run again (%s; its page shows the "
+		           "results in the bundle)", idle.data,
+		           w->no_run ? "--no-run" : "this machine has no GPU or no "
+		                                    "nvcc to run it");
+	if (pages)
+		buf_printf(&line, "; rewrote %s", pages);
+	else
+		buf_puts(&line, "; no page changed");
+	if (status == 1)
+		buf_puts(&line, "; errors above");
+	else if (status == 130 || status == 143)
+		buf_puts(&line, "; interrupted");
+	buf_printf(&line, "; %.2f s\n", seconds);
+	fputs(line.data, stdout);
+	fflush(stdout);
+	int site_changed = pages != NULL;
+	free(pages);
+	free(ran);
+	free(failed);
+	buf_free(&idle);
+	buf_free(&line);
+	return site_changed;
+}
+
+/* ---- builds ------------------------------------------------------------------ */
+
+/* The stamp that live pages check: a new one makes them reload. */
+static void watch_stamp(const struct watch *w)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	char *path = path_join(w->site, "live-stamp.js");
+	char *js = xasprintf("labbook_live(\"%lld.%09ld\");\n", (long long)ts.tv_sec,
+	                     ts.tv_nsec);
+	file_write_atomic(path, js, strlen(js));
+	free(js);
+	free(path);
+}
+
+/*
+ * Wait for the child build, passing a SIGINT or SIGTERM on to it. Returns
+ * its exit status; *stop gets the signal that asked watch to stop, if any.
+ */
+static int watch_wait(struct watch *w, pid_t pid, int *stop)
+{
+	for (;;) {
+		struct signalfd_siginfo si;
+		ssize_t n = read(w->sfd, &si, sizeof si);
+		if (n != (ssize_t)sizeof si) {
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				return 1;
+			struct pollfd p = {w->sfd, POLLIN, 0};
+			poll(&p, 1, -1);
+			continue;
+		}
+		if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM) {
+			*stop = (int)si.ssi_signo;
+			kill(pid, (int)si.ssi_signo);
+			continue;
+		}
+		int status;
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status)
+			                         : 128 + WTERMSIG(status);
+	}
+}
+
+/* One build; returns its exit status. */
+static int watch_build(struct watch *w, int *stop)
+{
+	struct snaps before, after;
+	snaps_take(&before, w);
+	double t0 = now_seconds();
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		diag("cannot start a build: %s", strerror(errno));
+		snaps_free(&before);
+		return 1;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(w->ifd);
+		close(w->sfd);
+		execv(w->self, w->argv);
+		fprintf(stderr, "labbook: cannot run %s: %s\n", w->self, strerror(errno));
+		_exit(127);
+	}
+	int status = watch_wait(w, pid, stop);
+	double seconds = now_seconds() - t0;
+	/* The build's own writes to the bundle are no news; saves are. */
+	watch_read(w, 0);
+	snaps_take(&after, w);
+	if (status != 2 && watch_report(w, &before, &after, status, seconds))
+		watch_stamp(w);
+	snaps_free(&before);
+	snaps_free(&after);
+	for (size_t i = 0; i < w->nchanged; i++)
+		free(w->changed[i]);
+	w->nchanged = 0;
+	w->overflow = 0;
+	return status;
+}
+
+/*
+ * Wait for changes: block until an event or a signal, then drain events
+ * until QUIET_MS pass without one. Returns 0 when something changed, or
+ * the signal that asked to stop.
+ */
+static int watch_wait_changes(struct watch *w)
+{
+	struct pollfd fds[2] = {{w->ifd, POLLIN, 0}, {w->sfd, POLLIN, 0}};
+	double burst = 0;
+	for (;;) {
+		int timeout = -1;
+		if (w->nchanged || w->overflow) {
+			if (!burst)
+				burst = now_seconds();
+			int left = BURST_MS - (int)((now_seconds() - burst) * 1000);
+			timeout = left < QUIET_MS ? (left > 0 ? left : 0) : QUIET_MS;
+		}
+		int n = poll(fds, 2, timeout);
+		if (n < 0 && errno != EINTR)
+			return SIGTERM;
+		if (n == 0)
+			return 0;
+		if (fds[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(w->sfd, &si, sizeof si) == (ssize_t)sizeof si &&
+			    (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM))
+				return (int)si.ssi_signo;
+		}
+		if (fds[0].revents & POLLIN)
+			watch_read(w, 1);
+	}
+}
+
+/* The value of a build option in argv, or def. */
+static const char *opt_value(int argc, char **argv, const char *name,
+                             const char *def)
+{
+	const char *v = def;
+	for (int i = 0; i + 1 < argc; i++)
+		if (!strcmp(argv[i], name))
+			v = argv[++i];
+	return v;
+}
+
+static char *self_path(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	return xstrndup(buf, (size_t)n);
+}
+
+int watch_main(int argc, char **argv)
+{
+	struct watch w = {0};
+	int rc = 1, stop = 0;
+	w.ifd = w.sfd = -1;
+	sigset_t mask;
+	w.chapters = opt_value(argc, argv, "--chapters", "chapters");
+	w.results = opt_value(argc, argv, "--results", "results/local");
+	w.site = opt_value(argc, argv, "--site", "site");
+	w.templates = opt_value(argc, argv, "--templates", "templates");
+	for (int i = 0; i < argc; i++)
+		w.no_run |= !strcmp(argv[i], "--no-run");
+	w.self = self_path();
+	if (!w.self) {
+		diag("cannot find the labbook program: %s", strerror(errno));
+		return 1;
+	}
+	w.argv = xcalloc((size_t)argc + 4, sizeof *w.argv);
+	w.argv[0] = w.self;
+	w.argv[1] = "build";
+	for (int i = 0; i < argc; i++)
+		w.argv[i + 2] = argv[i];
+	w.argv[argc + 2] = "--live";
+
+	/* Signals arrive on a descriptor, so one poll waits for everything.
+	 * They stay blocked until labbook exits: a second Ctrl-C while watch
+	 * cleans up waits, unread, rather than killing it half way. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	/* A shell starts a background job with SIGINT ignored; an ignored
+	 * signal never reaches the descriptor. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	w.sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	w.ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (w.sfd < 0 || w.ifd < 0) {
+		diag("cannot watch for changes: %s", strerror(errno));
+		goto out;
+	}
+	/* Watch first, so a save during the first build is not missed. */
+	watch_plan(&w);
+	int status = watch_build(&w, &stop);
+	if (status == 2) {
+		rc = 2;
+		goto out;
+	}
+	watch_plan(&w);
+	printf("watch: watching %s, %s, %s and %zu files of experiments; "
+	       "Ctrl-C stops\n", w.chapters, w.templates, w.results, w.ninputs);
+	fflush(stdout);
+	while (!stop && !(stop = watch_wait_changes(&w))) {
+		watch_build(&w, &stop);
+		watch_plan(&w);
+	}
+	rc = 128 + stop;
+out:
+	if (w.ifd >= 0)
+		close(w.ifd);
+	if (w.sfd >= 0)
+		close(w.sfd);
+	for (size_t i = 0; i < w.ndirs; i++)
+		free(w.dirs[i].path);
+	free(w.dirs);
+	inputs_free(w.inputs, w.ninputs);
+	for (size_t i = 0; i < w.nchanged; i++)
+		free(w.changed[i]);
+	free(w.changed);
+	free(w.argv);
+	free(w.self);
+	return rc;
+}

@@ -1,0 +1,49 @@
+/*
+ * watch.h - labbook watch: build, then build again on every save.
+ *
+ * watch_main runs "labbook build" with the options it was given (in a child
+ * process, so each build is the ordinary one, with its cache and its
+ * write-if-changed), then blocks on inotify and a signalfd until something
+ * the book is made from changes:
+ *
+ *   - a chapter (*.md in the chapters folder)
+ *   - a template (the templates folder)
+ *   - the results bundle (a bundle copied in, or edited by hand)
+ *   - an experiment's source and every project file its last build
+ *     included, as its meta in the bundle lists them (the files its cache
+ *     key covers)
+ *
+ * Events are drained until the folders are quiet for a moment, so an
+ * editor's burst (a temporary file, a rename) makes one build. Each build
+ * prints one line: what changed, which experiments ran or could not run,
+ * which pages were rewritten, and how long it took; its file:line errors
+ * come from the build itself, above that line.
+ *
+ * The builds are made with --live: every page loads live.js, which reloads
+ * the page when watch writes a new stamp (live-stamp.js) after a build that
+ * changed the site. A build without --live removes both files, so a
+ * published site carries neither.
+ *
+ * SIGINT or SIGTERM stops the build under way the way it stops any build
+ * (the bundle and the site stay consistent) and then watch itself.
+ */
+#ifndef LB_WATCH_H
+#define LB_WATCH_H
+
+/*
+ * Run labbook watch with the build options argv[0..argc). Returns the exit
+ * status: 2 when the first build rejected the options, else 128 + the
+ * signal that stopped it, or 1 when watching could not start (reported).
+ */
+int watch_main(int argc, char **argv);
+
+/*
+ * Put the reload script into the site folder (live), or remove it and the
+ * stamp (not live). 0, or -1 when a file could not be written (reported).
+ */
+int watch_site_assets(const char *site, int live);
+
+/* The script element a live page carries. */
+#define WATCH_SCRIPT_HTML "<script src=\"live.js\" defer></script>\n"
+
+#endif

@@ -1,0 +1,100 @@
+# labbook watch: a prose edit rewrites that chapter's page (and the one-page
+# book, which holds every chapter) within 2 s and runs nothing; an edit to
+# an experiment's source, or to a header it includes, runs it again.
+mkdir -p kernels/a
+echo '#define SCALE 2' > kernels/a/scale.h
+kernel a <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include "scale.h"
+int main(void)
+{
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	for (int i = 1; i <= 3; i++)
+		fprintf(f, "{\"n\":%d,\"y\":%d}\n", i, i * SCALE);
+	fclose(f);
+	return 0;
+}
+C
+chapter 01-one.md <<'MD'
+# One
+
+The largest value of the records is {{ max(a.y) }}, and this sentence says so.
+
+```{experiment} a
+source: kernels/a/a.c
+runs: 1
+```
+
+A paragraph to edit.
+MD
+chapter 02-two.md <<'MD'
+# Two
+
+Nothing measured here.
+MD
+build
+expect_rc 0
+
+# Wait until the log has n lines starting "watch: " past the first, at most
+# $2 seconds; the line is in $LINE.
+bound=2
+[ -n "${VALGRIND:-}" ] && bound=30
+wait_line() {
+	local n=$1 i=0 limit=$(($2 * 20))
+	while [ "$(grep -c '^watch: ' log)" -lt "$n" ] && [ $i -lt $limit ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	LINE=$(grep '^watch: ' log | sed -n "${n}p")
+	[ -n "$LINE" ]
+}
+mtimes() { stat -c '%n %Y.%y' site/*.html res/a.meta.json; }
+changed() { diff "$1" "$2" | sed -n 's/^> \([^ ]*\) .*/\1/p' | tr '\n' ' '; }
+
+lb_bg watch --results res --site site --templates "$ROOT/templates" -j 2 > log 2>&1
+pid=$BG
+wait_line 2 10 || fail "watch did not start: $(cat log)"
+expect_html one.html 'src="live.js"'
+expect_file site/live.js
+expect_file site/live-stamp.js
+mtimes > m0
+stamp0=$(cat site/live-stamp.js)
+
+sed -i 's/A paragraph to edit./A paragraph, edited./' chapters/01-one.md
+wait_line 3 $bound || fail "no rebuild within $bound s of a prose edit: $(cat log)"
+mtimes > m1
+[ "$(changed m0 m1)" = "site/book.html site/one.html " ] ||
+	fail "a prose edit changed $(changed m0 m1), want site/book.html site/one.html"
+expect_html one.html "A paragraph, edited."
+expect_html book.html "A paragraph, edited."
+case $LINE in *"01-one.md changed"*"rewrote book, one;"*) ;; *) fail "watch said: $LINE" ;; esac
+[ "$(cat site/live-stamp.js)" != "$stamp0" ] || fail "the build stamp did not change"
+
+sed -i 's/i \* SCALE/i * SCALE + 1/' kernels/a/a.c
+wait_line 4 10 || fail "no rebuild after the source changed: $(cat log)"
+case $LINE in *"kernels/a/a.c changed; ran a;"*) ;; *) fail "watch said: $LINE" ;; esac
+[ "$(lb eval --results res 'max(a.y)')" = 7 ] || fail "a did not run with its new source"
+expect_html one.html "is 7,"
+
+echo '#define SCALE 5' > kernels/a/scale.h
+wait_line 5 10 || fail "no rebuild after the header changed: $(cat log)"
+case $LINE in *"kernels/a/scale.h changed; ran a;"*) ;; *) fail "watch said: $LINE" ;; esac
+[ "$(lb eval --results res 'max(a.y)')" = 16 ] || fail "a did not run with its new header"
+
+# A save that leaves the bytes as they were runs nothing.
+cp kernels/a/scale.h scale.tmp && mv scale.tmp kernels/a/scale.h
+sleep 0.5
+[ "$(grep -c '^watch: ' log)" = 5 ] || fail "an unchanged header started a build: $(tail -n 1 log)"
+
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" = 130 ] || fail "watch exited $rc after SIGINT, want 130: $(cat log)"
+grep -q 'error' log && fail "watch reported errors: $(cat log)"
+ls res | grep -q '\.tmp\.' && fail "temporary files left in the bundle: $(ls res)"
+build --no-run
+expect_rc 0
+expect_no_file site/live.js
+expect_no_file site/live-stamp.js
+expect_no_html one.html 'live.js'
