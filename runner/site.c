@@ -1364,19 +1364,17 @@ static int index_page(struct book *bk, const struct site_opts *o,
 	return rc;
 }
 
-static int book_page(struct book *bk, const struct site_opts *o,
+static int book_page(const struct site_opts *o,
                      const char *tmpl, const char *banner_html,
                      const struct onebook *ob, int pdf_link,
                      struct site_stats *st)
 {
-	struct buf nav = BUF_INIT;
-	char *content = onebook_html(ob, pdf_link);
-	toc(bk, NULL, &nav);
-	struct page pg = {"book.html", "The whole book", nav.data, banner_html,
+	char *content = onebook_html(ob, pdf_link), *nav = onebook_toc(ob);
+	struct page pg = {"book.html", "The whole book", nav, banner_html,
 	                  content, "", "", ""};
 	int rc = page_write(o, tmpl, &pg, st);
 	free(content);
-	buf_free(&nav);
+	free(nav);
 	return rc;
 }
 
@@ -1480,7 +1478,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		st->claims_failed += c.claims_failed;
 	}
 	rc |= index_page(bk, o, tmpl, ban.data, sum, pdf_link, st);
-	rc |= book_page(bk, o, tmpl, ban.data, ob, pdf_link, st);
+	rc |= book_page(o, tmpl, ban.data, ob, pdf_link, st);
 	onebook_free(ob);
 	rc |= machine_page(bk, b, o, tmpl, ban.data, st);
 	rc |= runs_page(bk, b, o, tmpl, ban.data, st);

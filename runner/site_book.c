@@ -185,11 +185,11 @@ void onebook_rewrite(const struct book *bk, const char *name, const char *html,
 
 /* ---- the page -------------------------------------------------------------- */
 
-static void contents(const struct book *bk, struct buf *out)
+/* The chapters and their sections as a list, linked inside the page. */
+static void contents_list(const struct book *bk, const char *cls,
+                          struct buf *out)
 {
-	buf_puts(out, "<nav class=\"book-contents\" aria-labelledby=\"book-"
-	              "contents\">\n<h2 id=\"book-contents\">Contents</h2>\n"
-	              "<ol class=\"contents\">\n");
+	buf_printf(out, "<ol class=\"%s\">\n", cls);
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
 		buf_printf(out, "<li><a href=\"#%s\"><span class=\"num\">%zu</span> ",
@@ -209,7 +209,17 @@ static void contents(const struct book *bk, struct buf *out)
 		}
 		buf_puts(out, any ? "</ol></li>\n" : "</li>\n");
 	}
-	buf_puts(out, "</ol>\n</nav>\n");
+	buf_puts(out, "</ol>\n");
+}
+
+char *onebook_toc(const struct onebook *ob)
+{
+	struct buf out = BUF_INIT;
+	contents_list(ob->bk, "toc", &out);
+	buf_puts(&out, "<p class=\"aux\"><a href=\"index.html\">The site</a> · "
+	               "<a href=\"provenance.html\">Machine</a> · <a href="
+	               "\"search.html\">Search</a></p>\n");
+	return buf_detach(&out);
 }
 
 char *onebook_html(const struct onebook *ob, int pdf_link)
@@ -226,7 +236,10 @@ char *onebook_html(const struct onebook *ob, int pdf_link)
 	if (pdf_link)
 		buf_puts(&out, "; also as <a href=\"book.pdf\">a PDF</a>");
 	buf_puts(&out, ".</p>\n</header>\n");
-	contents(bk, &out);
+	buf_puts(&out, "<nav class=\"book-contents\" aria-labelledby=\"book-"
+	               "contents\">\n<h2 id=\"book-contents\">Contents</h2>\n");
+	contents_list(bk, "contents", &out);
+	buf_puts(&out, "</nav>\n");
 	for (size_t i = 0; i < bk->nchs; i++) {
 		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "
 		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->name, i + 1);

@@ -42,6 +42,10 @@ void onebook_add(struct onebook *ob, size_t i, const char *html);
  */
 char *onebook_html(const struct onebook *ob, int pdf_link);
 
+/* The navigation list of the page (HTML), its links inside the page:
+ * chapters and their sections. Caller frees. */
+char *onebook_toc(const struct onebook *ob);
+
 /* Rewrite the ids and links of one chapter's HTML as above, appending the
  * result to out (a pure function, for tests). */
 struct buf;

@@ -1,0 +1,87 @@
+# book.html: every chapter in order on one page, a contents list, ids made
+# unique per chapter, cross-references that land on the same page, figures
+# numbered by chapter; the index links it, and the PDF once there is one.
+records_kernel a
+chapter 01-one.md <<'MD'
+# One
+
+See [the second chapter](two.html) and [its results](two.html#results).
+
+## Results
+
+```{experiment} a
+source: kernels/a/a.c
+runs: 1
+```
+
+```{chart} squares
+data: a
+x: n
+y: y
+caption: Squares.
+```
+
+Back to [the chart](#fig-squares) and [this section](#results).
+MD
+chapter 02-two.md <<'MD'
+# Two
+
+## Results
+
+```{chart} squares-again
+data: a
+x: n
+y: y
+caption: The same squares.
+```
+
+The [machine](provenance.html) and [the first chapter](one.html#results).
+MD
+build
+expect_rc 0
+expect_file site/book.html
+b=site/book.html
+# Order, contents and sections.
+grep -n 'class="book-chapter" id="' $b | sed 's/.*id="\([^"]*\)".*/\1/' | tr '\n' ' ' > order
+[ "$(cat order)" = "one two " ] || fail "chapters in book.html: $(cat order)"
+expect_html book.html '<nav class="book-contents"'
+expect_html book.html '<a href="#one"><span class="num">1</span> One</a>'
+expect_html book.html '<a href="#two:results">Results</a>'
+# Ids are unique and every link into the page lands on one.
+dups=$(grep -o ' id="[^"]*"' $b | sort | uniq -d)
+[ -z "$dups" ] || fail "ids twice in book.html: $dups"
+for h in $(grep -o 'href="#[^"]*"' $b | sed 's/href="#\(.*\)"/\1/' | sort -u); do
+	grep -q " id=\"$h\"" $b || fail "book.html links #$h, which is not there"
+done
+expect_html book.html 'id="one:results"'
+expect_html book.html 'id="two:results"'
+expect_html book.html 'href="#two">the second chapter</a>'
+expect_html book.html 'href="#two:results">its results</a>'
+expect_html book.html 'href="#one:fig-squares">the chart</a>'
+expect_html book.html 'href="#one:results">the first chapter</a>'
+expect_html book.html 'href="provenance.html">machine</a>'
+expect_no_html book.html 'href="one.html'
+expect_no_html book.html 'href="two.html'
+# Figures keep their chapter's numbers.
+expect_html book.html 'Figure 1.1.</a> Squares.'
+expect_html book.html 'Figure 2.1.</a> The same squares.'
+# The provenance banner heads the title page; print styles come with it.
+grep -q '<div class="banner"' $b || fail "book.html has no banner"
+expect_html book.html 'href="print.css" media="print"'
+expect_file site/print.css
+# The chapter pages are unchanged by it.
+expect_html two.html 'href="one.html#results"'
+# The index links the one page, and the PDF only once it exists.
+expect_html index.html 'href="book.html"'
+expect_no_html index.html 'href="book.pdf"'
+echo pdf > site/book.pdf
+build
+expect_html index.html 'href="book.pdf"'
+expect_html book.html 'href="book.pdf"'
+# The page is labbook's own: no chapter may take its name.
+chapter 03-book.md <<'MD'
+# Book
+MD
+build
+expect_rc 1
+expect_err "chapters/03-book.md: error: the page book.html is labbook's own"
