@@ -4,6 +4,8 @@
 #   make test     the test suite (no GPU needed)
 #   make bench    build-speed benchmark
 #   make kernels  compile every experiment with nvcc (no GPU needed)
+#   make watch    build, then build again on every save (Ctrl-C stops)
+#   make pdf      the whole book as site/book.pdf (PAPER=a4 or letter)
 #
 # Local overrides go in config.mak (CC, CFLAGS, RESULTS, RECORDED, JOBS, ...).
 
@@ -16,6 +18,8 @@ SITE     = site
 TITLE    = The CUDA Execution Model, Measured
 # The bundle that ships with the book, rendered where there is no GPU.
 RECORDED = results/h100
+# The paper make pdf prints on: a4 or letter.
+PAPER    = a4
 JOBS     = $(shell nproc 2>/dev/null || echo 2)
 GPU     := $(shell nvidia-smi -L 2>/dev/null | grep -q GPU && echo yes)
 ifeq ($(GPU),yes)
@@ -38,7 +42,7 @@ FUZZERS = $(patsubst runner/fuzz_%.c,%,$(wildcard runner/fuzz_*.c))
 FUZZ_SECONDS ?= 60
 
 .PHONY: all site measure test unit regress kernels bench clean deps format \
-        check-sanitize check-valgrind fuzz fuzz-run check-site
+        check-sanitize check-valgrind fuzz fuzz-run check-site watch pdf
 
 all: $(LABBOOK)
 
@@ -61,6 +65,19 @@ site: $(LABBOOK)
 	$(LABBOOK) build --results $(RESULTS) --site $(SITE) -j $(JOBS) \
 		--title '$(TITLE)' $(RUNFLAGS)
 
+# The authoring loop: every save rebuilds what it touched, and open pages
+# reload themselves.
+watch: $(LABBOOK)
+	$(LABBOOK) watch --results $(RESULTS) --site $(SITE) -j $(JOBS) \
+		--title '$(TITLE)' $(RUNFLAGS)
+
+# The one-page book (site/book.html) printed by headless Chromium; then the
+# site again, which now links the PDF.
+pdf: site
+	@tools/install-deps chromium
+	@tools/pdf $(SITE) $(PAPER)
+	@$(MAKE) --no-print-directory site
+
 # Measure only (a cluster node with a GPU but no gnuplot): fills RESULTS.
 measure: $(LABBOOK)
 	$(LABBOOK) build --results $(RESULTS) --no-site -j $(JOBS)
@@ -76,6 +93,7 @@ test: $(LABBOOK) $(TESTS)
 
 bench: $(LABBOOK)
 	@tools/bench
+	@tools/bench-watch
 
 # A sanitizer's report exits 99, which the cases count as a failure.
 check-sanitize:
