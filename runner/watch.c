@@ -20,7 +20,7 @@
 #include "util.h"
 
 /* A burst of events ends when none came for QUIET_MS, or after BURST_MS. */
-#define QUIET_MS 50
+#define QUIET_MS 80
 #define BURST_MS 1000
 
 /* Loaded by every page of a live build: reload when the stamp changes. */
@@ -84,6 +84,13 @@ struct input {
 	char hash[33];
 };
 
+/* What changed: paths as the book names them ("kernels/a/a.c"). */
+struct changes {
+	char **paths;
+	size_t n;
+	int overflow; /* the kernel dropped events: something changed */
+};
+
 /* The modification times of a folder's files with one suffix. */
 struct snap {
 	char **names;
@@ -101,9 +108,7 @@ struct watch {
 	size_t ndirs;
 	struct input *inputs;
 	size_t ninputs;
-	char **changed; /* what changed since the last build */
-	size_t nchanged;
-	int overflow;   /* the kernel dropped events: rebuild */
+	struct changes pending; /* since the last build began */
 };
 
 static struct wdir *watch_dir_find(struct watch *w, const char *path)
@@ -241,12 +246,25 @@ static int name_temporary(const char *name)
 	       !strcmp(name, "4913");
 }
 
-static void watch_changed_add(struct watch *w, const char *path)
+static void changes_add(struct changes *c, const char *path)
 {
-	for (size_t i = 0; i < w->nchanged; i++)
-		if (!strcmp(w->changed[i], path))
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->paths[i], path))
 			return;
-	*ARRAY_PUSH(w->changed, w->nchanged) = xstrdup(path);
+	*ARRAY_PUSH(c->paths, c->n) = xstrdup(path);
+}
+
+static int changes_any(const struct changes *c)
+{
+	return c->n || c->overflow;
+}
+
+static void changes_free(struct changes *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->paths[i]);
+	free(c->paths);
+	memset(c, 0, sizeof *c);
 }
 
 /* Note what one event changed, if it is something the book is made of. */
@@ -254,7 +272,7 @@ static void watch_event(struct watch *w, const struct inotify_event *ev,
                         int bundle_too)
 {
 	if (ev->mask & IN_Q_OVERFLOW) {
-		w->overflow = 1;
+		w->pending.overflow = 1;
 		return;
 	}
 	if (!ev->len || name_temporary(ev->name))
@@ -280,7 +298,7 @@ static void watch_event(struct watch *w, const struct inotify_event *ev,
 		memcpy(w->inputs[i].hash, hash, sizeof hash);
 	}
 	if (take)
-		watch_changed_add(w, path);
+		changes_add(&w->pending, path);
 	free(path);
 }
 
@@ -400,8 +418,9 @@ static int list_has(const char *list, const char *id)
  * could not run, which pages were rewritten, how long it took. Returns
  * whether the site changed.
  */
-static int watch_report(const struct watch *w, const struct snaps *before,
-                        const struct snaps *after, int status, double seconds)
+static int watch_report(const struct watch *w, const struct changes *c,
+                        const struct snaps *before, const struct snaps *after,
+                        int status, double seconds)
 {
 	struct buf line = BUF_INIT;
 	size_t npages = 0, nran = 0, nfailed = 0;
@@ -410,13 +429,15 @@ static int watch_report(const struct watch *w, const struct snaps *before,
 	char *failed = snap_newer(&before->errors, &after->errors, ".error.json",
 	                          &nfailed);
 	buf_puts(&line, "watch: ");
-	if (!w->nchanged && !w->overflow) {
+	if (!changes_any(c)) {
 		buf_puts(&line, "built");
-	} else if (w->overflow || w->nchanged > 3) {
-		buf_printf(&line, "%zu files changed", w->nchanged);
+	} else if (c->overflow) {
+		buf_puts(&line, "many files changed");
+	} else if (c->n > 3) {
+		buf_printf(&line, "%zu files changed", c->n);
 	} else {
-		for (size_t i = 0; i < w->nchanged; i++)
-			buf_printf(&line, "%s%s", i ? ", " : "", w->changed[i]);
+		for (size_t i = 0; i < c->n; i++)
+			buf_printf(&line, "%s%s", i ? ", " : "", c->paths[i]);
 		buf_puts(&line, " changed");
 	}
 	if (ran)
@@ -427,8 +448,8 @@ static int watch_report(const struct watch *w, const struct snaps *before,
 	struct buf idle = BUF_INIT;
 	for (size_t i = 0; i < w->ninputs; i++) {
 		int hit = 0;
-		for (size_t k = 0; k < w->nchanged && !hit; k++)
-			hit = !strcmp(w->changed[k], w->inputs[i].path);
+		for (size_t k = 0; k < c->n && !hit; k++)
+			hit = !strcmp(c->paths[k], w->inputs[i].path);
 		for (const char *p = w->inputs[i].ids; hit && *p;) {
 			size_t n = strcspn(p, ",");
 			char *id = xstrndup(p, n);
@@ -513,6 +534,9 @@ static int watch_wait(struct watch *w, pid_t pid, int *stop)
 static int watch_build(struct watch *w, int *stop)
 {
 	struct snaps before, after;
+	/* What changed from now on is for the next build. */
+	struct changes c = w->pending;
+	memset(&w->pending, 0, sizeof w->pending);
 	snaps_take(&before, w);
 	double t0 = now_seconds();
 	fflush(stdout);
@@ -521,6 +545,7 @@ static int watch_build(struct watch *w, int *stop)
 	if (pid < 0) {
 		diag("cannot start a build: %s", strerror(errno));
 		snaps_free(&before);
+		changes_free(&c);
 		return 1;
 	}
 	if (pid == 0) {
@@ -538,14 +563,11 @@ static int watch_build(struct watch *w, int *stop)
 	/* The build's own writes to the bundle are no news; saves are. */
 	watch_read(w, 0);
 	snaps_take(&after, w);
-	if (status != 2 && watch_report(w, &before, &after, status, seconds))
+	if (status != 2 && watch_report(w, &c, &before, &after, status, seconds))
 		watch_stamp(w);
 	snaps_free(&before);
 	snaps_free(&after);
-	for (size_t i = 0; i < w->nchanged; i++)
-		free(w->changed[i]);
-	w->nchanged = 0;
-	w->overflow = 0;
+	changes_free(&c);
 	return status;
 }
 
@@ -560,7 +582,7 @@ static int watch_wait_changes(struct watch *w)
 	double burst = 0;
 	for (;;) {
 		int timeout = -1;
-		if (w->nchanged || w->overflow) {
+		if (changes_any(&w->pending)) {
 			if (!burst)
 				burst = now_seconds();
 			int left = BURST_MS - (int)((now_seconds() - burst) * 1000);
@@ -669,9 +691,7 @@ out:
 		free(w.dirs[i].path);
 	free(w.dirs);
 	inputs_free(w.inputs, w.ninputs);
-	for (size_t i = 0; i < w.nchanged; i++)
-		free(w.changed[i]);
-	free(w.changed);
+	changes_free(&w.pending);
 	free(w.argv);
 	free(w.self);
 	return rc;

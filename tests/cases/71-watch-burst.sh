@@ -34,14 +34,18 @@ lb_bg watch --results res --site site --templates "$ROOT/templates" -j 2 > log 2
 pid=$BG
 wait_line 2 || fail "watch did not start: $(cat log)"
 
-# Five saves in a row, each a temporary file renamed over the chapter.
-cp chapters/01-one.md one.md
-for i in 1 2 3 4 5; do
-	sed "s/is {{/is, save $i, {{/" one.md > chapters/.01-one.md.swp
-	cp chapters/.01-one.md.swp chapters/01-one.md.new
-	mv chapters/01-one.md.new chapters/01-one.md
-	rm chapters/.01-one.md.swp
-done
+# Five saves in a row, as an editor makes them: a swap file, a temporary
+# copy renamed over the chapter. One process, so no gap between them.
+python3 - <<'PY'
+import os
+text = open("chapters/01-one.md").read()
+for i in range(1, 6):
+    with open("chapters/.01-one.md.swp", "w") as f:
+        f.write(text.replace("is {{", f"is, save {i}, {{{{"))
+    os.link("chapters/.01-one.md.swp", "chapters/01-one.md.new")
+    os.rename("chapters/01-one.md.new", "chapters/01-one.md")
+    os.unlink("chapters/.01-one.md.swp")
+PY
 wait_line 3 || fail "no build after the saves: $(cat log)"
 sleep 0.5
 [ "$(grep -c '^watch: ' log)" = 3 ] || fail "a burst of saves made more than one build: $(cat log)"
