@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "util.h"
@@ -59,7 +60,7 @@ static int attr_names_ids(const char *name, size_t n)
 	                              "aria-describedby", "aria-controls",
 	                              "aria-owns", NULL};
 	for (const char **k = names; *k; k++)
-		if (strlen(*k) == n && !strncmp(*k, name, n))
+		if (strlen(*k) == n && !strncasecmp(*k, name, n))
 			return 1;
 	return 0;
 }
@@ -88,7 +89,7 @@ static void rewrite_href(const struct book *bk, const char *name, const char *v,
 		return;
 	}
 	/* "OTHER.html" or "OTHER.html#x", OTHER a chapter of the book. */
-	size_t base = strcspn(v, "/#?:\"");
+	size_t base = strcspn(v, "/#?:\"' >");
 	if (base > 5 && base <= n && !strncmp(v + base - 5, ".html", 5) &&
 	    chapter_named(bk, v, base - 5)) {
 		size_t stem = base - 5;
@@ -125,33 +126,22 @@ static const char *rewrite_tag(const struct book *bk, const char *name,
 		if (*q != '=')
 			continue;
 		buf_putc(out, *q++);
-		if (*q != '"') {
-			/* Unquoted or single-quoted values are copied as they are. */
-			const char *v = q;
-			char quote = *q == '\'' ? '\'' : 0;
-			q += quote != 0;
-			while (*q && (quote ? *q != quote : *q != '>' &&
-			              !isspace((unsigned char)*q)))
-				q++;
-			q += quote && *q;
-			buf_put(out, v, (size_t)(q - v));
-			continue;
-		}
-		const char *v = ++q;
-		while (*q && *q != '"')
+		char quote = *q == '"' || *q == '\'' ? *q : 0;
+		if (quote)
+			buf_putc(out, *q++);
+		const char *v = q;
+		while (*q && (quote ? *q != quote
+		                    : *q != '>' && !isspace((unsigned char)*q)))
 			q++;
 		size_t vlen = (size_t)(q - v);
-		buf_putc(out, '"');
 		if (attr_names_ids(an, alen))
 			rewrite_ids(name, v, vlen, out);
-		else if (alen == 4 && !strncmp(an, "href", 4))
+		else if (alen == 4 && !strncasecmp(an, "href", 4))
 			rewrite_href(bk, name, v, vlen, out);
 		else
 			buf_put(out, v, vlen);
-		if (*q == '"') {
-			buf_putc(out, '"');
-			q++;
-		}
+		if (quote && *q == quote)
+			buf_putc(out, *q++);
 	}
 	if (*q == '>')
 		buf_putc(out, *q++);
