@@ -69,3 +69,9 @@ kill -TERM $pid
 wait $pid
 rc=$?
 [ "$rc" = 143 ] || fail "watch exited $rc after SIGTERM, want 143"
+
+# A wrong option ends watch at once, as it ends build.
+OUT=$(lb watch --results res --site site --bogus 2>&1)
+RC=$?
+expect_rc 2
+expect_err "unknown option '--bogus'"
