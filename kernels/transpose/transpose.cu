@@ -83,7 +83,7 @@ struct Variant {
 
 static const Variant variants[] = {
 	{"copy", copy_tiled<64, 8>, 64, 8, false},
-	{"naive", transpose_naive, 32, 32, true},
+	{"naive", transpose_naive, 32, 32, true}, /* one float a thread */
 	{"tiled", transpose_tiled<32, 32, 0>, 32, 32, true},
 	{"padded", transpose_tiled<32, 32, 1>, 32, 32, true},
 	{"rows4", transpose_tiled<32, 8, 1>, 32, 8, true},
@@ -137,9 +137,19 @@ int main(int argc, char **argv)
 			lab::Stats st = lab::time(
 			    [&] { v.kernel<<<grid, block>>>(in, out, (int)n); },
 			    {.mode = lab::COLD});
+			/* Loads each SM can have in flight: resident threads x
+			 * the floats each thread loads before it stores any. */
+			int per_sm = 0;
+			LAB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+			    &per_sm, v.kernel, 32 * v.rows, 0));
+			int floats = v.tile * v.tile / (32 * v.rows);
+			double kb = per_sm * 32 * v.rows * floats * 4 / 1024.0;
 			lab::Record()
 			    .set("variant", v.name)
 			    .set("n", n)
+			    .set("floats_per_thread", floats)
+			    .set("threads_per_sm", per_sm * 32 * v.rows)
+			    .set("kb_in_flight_sm", kb)
 			    .set("ms", st.median_ms)
 			    .rate("gbps", 2.0 * bytes / 1e9, st)
 			    .set("correct", ok)
