@@ -24,8 +24,8 @@
  *   view=timeline  one traced run per stream count: stream, op, start_ms,
  *                  end_ms (CUDA events recorded around each step)
  *   view=trace     the same segments as points for a chart: t_ms and lane
- *                  (the stream, shifted by -0.2 for the upload and +0.2
- *                  for the download), one point at each end
+ *                  (the stream counted from 1, shifted by -0.25 for the
+ *                  upload and +0.25 for the download), one point at each end
  *
  * Streams are created blocking, so they wait for work queued earlier on the
  * legacy default stream, and it for them: lab.h's gate and events, on the
@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 				    .set("start_ms", a)
 				    .set("end_ms", b)
 				    .emit();
-				double lane = i + (k - 1) * 0.2;
+				double lane = i + 1 + (k - 1) * 0.25;
 				lab::Record().set("view", "trace").set("streams", ns)
 				    .set("op", ops[k]).set("t_ms", a).set("lane", lane).emit();
 				lab::Record().set("view", "trace").set("streams", ns)
