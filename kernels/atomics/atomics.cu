@@ -23,8 +23,9 @@
  *               (one REDUX instruction) instead of five shuffles;
  *   cg          last_block with cooperative groups: cg::reduce over a
  *               thread_block_tile<32>.
- * The sum has the reduction chapter's size, so that its `best` and `cub`
- * (experiment reduce) compare with these directly.
+ * The largest sum has the reduction chapter's largest size, so that its
+ * `best` and `cub` (experiment reduce) compare with these directly; a
+ * small one shows what the second launch of two_pass costs.
  *
  * view=order: the sum of n floats in [0, 1), launched `launches` times.
  *   float_atomic      blocks atomicAdd their (deterministic) partials in
@@ -33,7 +34,7 @@
  *   cpu_sequential    one float accumulator on the CPU, in index order.
  * Each is compared with the sum in double precision.
  *
- *   atomics --n 67108864 --bins 1,32,1024,16384 --nsum 268435456
+ *   atomics --n 67108864 --bins 1,32,1024,16384 --nsum 1048576,268435456
  *           --nfloat 16777216 --launches 64
  */
 #include "lab.h"
@@ -50,36 +51,56 @@ namespace cg = cooperative_groups;
 
 /* ---- histogram -------------------------------------------------------- */
 
-__global__ void hist_global(const int *in, long n, unsigned *hist)
+/* Each thread reads 16 bytes (an int4, four values) at a time, so that the
+ * loads are not what limits the counting: n is a multiple of 4. */
+__global__ void hist_global(const int4 *in, long n4, unsigned *hist)
 {
-	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
-	     i += (long)gridDim.x * blockDim.x)
-		atomicAdd(&hist[in[i]], 1u);
-}
-
-__global__ void hist_warp_agg(const int *in, long n, unsigned *hist)
-{
-	long stride = (long)gridDim.x * blockDim.x;
-	/* Whole warps go round the loop together, so every lane can vote. */
-	for (long base = blockIdx.x * (long)blockDim.x; base < n; base += stride) {
-		long i = base + threadIdx.x;
-		int v = i < n ? in[i] : -1;
-		unsigned same = __match_any_sync(0xffffffffu, v);
-		int lane = threadIdx.x % 32;
-		if (v >= 0 && lane == __ffs(same) - 1)
-			atomicAdd(&hist[v], (unsigned)__popc(same));
+	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n4;
+	     i += (long)gridDim.x * blockDim.x) {
+		int4 v = in[i];
+		atomicAdd(&hist[v.x], 1u);
+		atomicAdd(&hist[v.y], 1u);
+		atomicAdd(&hist[v.z], 1u);
+		atomicAdd(&hist[v.w], 1u);
 	}
 }
 
-__global__ void hist_shared(const int *in, long n, unsigned *hist, int bins)
+/* The lanes holding the same bin find each other; the lowest adds for all. */
+__device__ void add_aggregated(unsigned *hist, int v)
+{
+	unsigned same = __match_any_sync(0xffffffffu, v);
+	if (v >= 0 && threadIdx.x % 32 == __ffs(same) - 1)
+		atomicAdd(&hist[v], (unsigned)__popc(same));
+}
+
+__global__ void hist_warp_agg(const int4 *in, long n4, unsigned *hist)
+{
+	long stride = (long)gridDim.x * blockDim.x;
+	/* Whole warps go round the loop together, so every lane can vote. */
+	for (long base = blockIdx.x * (long)blockDim.x; base < n4; base += stride) {
+		long i = base + threadIdx.x;
+		int4 v = i < n4 ? in[i] : make_int4(-1, -1, -1, -1);
+		add_aggregated(hist, v.x);
+		add_aggregated(hist, v.y);
+		add_aggregated(hist, v.z);
+		add_aggregated(hist, v.w);
+	}
+}
+
+__global__ void hist_shared(const int4 *in, long n4, unsigned *hist, int bins)
 {
 	extern __shared__ unsigned s[];
 	for (int b = threadIdx.x; b < bins; b += blockDim.x)
 		s[b] = 0;
 	__syncthreads();
-	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
-	     i += (long)gridDim.x * blockDim.x)
-		atomicAdd(&s[in[i]], 1u);
+	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n4;
+	     i += (long)gridDim.x * blockDim.x) {
+		int4 v = in[i];
+		atomicAdd(&s[v.x], 1u);
+		atomicAdd(&s[v.y], 1u);
+		atomicAdd(&s[v.z], 1u);
+		atomicAdd(&s[v.w], 1u);
+	}
 	__syncthreads();
 	for (int b = threadIdx.x; b < bins; b += blockDim.x)
 		if (s[b])
@@ -300,12 +321,13 @@ static void run_hist(long n, const std::vector<long> &bins_list)
 			                  : resident_grid((void *)hist_shared, smem);
 			auto job = [&] {
 				LAB_CHECK(cudaMemsetAsync(hist, 0, bins * sizeof(unsigned)));
+				const int4 *in4 = (const int4 *)in;
 				if (v == 0)
-					hist_global<<<grid, THREADS>>>(in, n, hist);
+					hist_global<<<grid, THREADS>>>(in4, n / 4, hist);
 				else if (v == 1)
-					hist_warp_agg<<<grid, THREADS>>>(in, n, hist);
+					hist_warp_agg<<<grid, THREADS>>>(in4, n / 4, hist);
 				else
-					hist_shared<<<grid, THREADS, smem>>>(in, n, hist,
+					hist_shared<<<grid, THREADS, smem>>>(in4, n / 4, hist,
 					                                    (int)bins);
 			};
 			lab::poison(hist, bins * sizeof(unsigned));
@@ -474,19 +496,24 @@ int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
 	long n = args.integer("--n", 67108864);
-	long nsum = args.integer("--nsum", 268435456);
+	std::vector<long> nsum = args.list("--nsum", "1048576,268435456");
 	std::vector<long> bins = args.list("--bins", "1,32,1024,16384");
 	int launches = (int)args.integer("--launches", 64);
 	long nf = args.integer("--nfloat", 16777216);
 	const lab::Device &dev = lab::device();
 	printf("%s: %d SMs\n", dev.prop.name, dev.sm_count);
+	if (n % 4) {
+		fprintf(stderr, "--n: %ld is not a multiple of 4\n", n);
+		return 2;
+	}
 	for (long b : bins)
 		if (b < 1 || b * sizeof(unsigned) > dev.prop.sharedMemPerBlockOptin) {
 			fprintf(stderr, "--bins: %ld does not fit in shared memory\n", b);
 			return 2;
 		}
 	run_hist(n, bins);
-	run_reduce(nsum);
+	for (long m : nsum)
+		run_reduce(m);
 	run_order(nf, launches);
 	return 0;
 }
