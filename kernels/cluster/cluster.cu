@@ -34,16 +34,31 @@ namespace cg = cooperative_groups;
 
 #define THREADS 512
 
-__global__ void hist_global(const int *in, long n, unsigned *hist)
+/* Both kernels read an int4 (four values) per thread at a time; n is a
+ * multiple of 4. */
+__global__ void hist_global(const int4 *in, long n4, unsigned *hist)
 {
-	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
-	     i += (long)gridDim.x * blockDim.x)
-		atomicAdd(&hist[in[i]], 1u);
+	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n4;
+	     i += (long)gridDim.x * blockDim.x) {
+		int4 v = in[i];
+		atomicAdd(&hist[v.x], 1u);
+		atomicAdd(&hist[v.y], 1u);
+		atomicAdd(&hist[v.z], 1u);
+		atomicAdd(&hist[v.w], 1u);
+	}
+}
+
+/* Add one to bin v, in the shared memory of the block that owns it. */
+__device__ void add_owned(cg::cluster_group &cluster, unsigned *s, int v,
+                          int per)
+{
+	unsigned *slice = cluster.map_shared_rank(s, v / per);
+	atomicAdd(&slice[v % per], 1u);
 }
 
 /* Block r of a cluster holds bins [r * per, (r + 1) * per). */
 __global__ void __launch_bounds__(THREADS)
-    hist_cluster(const int *in, long n, unsigned *hist, int bins, int per)
+    hist_cluster(const int4 *in, long n4, unsigned *hist, int bins, int per)
 {
 	extern __shared__ unsigned s[];
 	cg::cluster_group cluster = cg::this_cluster();
@@ -52,11 +67,13 @@ __global__ void __launch_bounds__(THREADS)
 		s[b] = 0;
 	/* No block may add to a slice before its owner has zeroed it. */
 	cluster.sync();
-	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
+	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n4;
 	     i += (long)gridDim.x * blockDim.x) {
-		int v = in[i];
-		unsigned *slice = cluster.map_shared_rank(s, v / per);
-		atomicAdd(&slice[v % per], 1u);
+		int4 v = in[i];
+		add_owned(cluster, s, v.x, per);
+		add_owned(cluster, s, v.y, per);
+		add_owned(cluster, s, v.z, per);
+		add_owned(cluster, s, v.w, per);
 	}
 	/* ...nor leave while others may still add to its slice. */
 	cluster.sync();
@@ -99,6 +116,10 @@ int main(int argc, char **argv)
 	std::vector<long> bins_list = args.list("--bins", "4096,65536");
 	std::vector<long> sizes = args.list("--sizes", "1:8:1,16");
 	const lab::Device &dev = lab::device();
+	if (n % 4) {
+		fprintf(stderr, "--n: %ld is not a multiple of 4\n", n);
+		return 2;
+	}
 	size_t smem_max = dev.prop.sharedMemPerBlockOptin;
 	LAB_CHECK(cudaFuncSetAttribute(
 	    hist_cluster, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
@@ -165,10 +186,11 @@ int main(int argc, char **argv)
 				LAB_CHECK(cudaMemsetAsync(hist, 0, bins * sizeof(unsigned)));
 				if (c)
 					LAB_CHECK(cudaLaunchKernelEx(&cfg, hist_cluster,
-					                             (const int *)in, n, hist,
-					                             (int)bins, per));
+					                             (const int4 *)in, n / 4,
+					                             hist, (int)bins, per));
 				else
-					hist_global<<<blocks, THREADS>>>(in, n, hist);
+					hist_global<<<blocks, THREADS>>>((const int4 *)in,
+					                                 n / 4, hist);
 			};
 			lab::poison(hist, bins * sizeof(unsigned));
 			job();
