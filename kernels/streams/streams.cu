@@ -6,11 +6,7 @@
  * three steps run one after the other. With s streams the data is cut into
  * s chunks, and stream i uploads, computes and downloads chunk i, so chunk
  * i's kernel can run while chunk i+1 is uploaded and chunk i-1 downloaded,
- * as far as the card's copy engines allow. Copies in one direction take
- * turns on the bus anyway; each stream's copy waits for the previous
- * stream's copy in the same direction (an event), so that the order is the
- * streams' and the events around a copy mark when it ran, not when it was
- * queued behind another.
+ * as far as the card's copy engines allow.
  *
  * The kernel applies `iters` dependent FMAs to each float. Unless --iters
  * is given, it is calibrated first so that the kernel on the whole array
@@ -21,8 +17,15 @@
  *   view=job       iters, the card's copy engines (asyncEngineCount), mb
  *   view=op        each step alone on the whole array: ms
  *   view=streams   streams, ms, speedup (time with one stream / this time)
- *   view=timeline  one traced run per stream count: stream, op, start_ms,
- *                  end_ms (CUDA events recorded around each step)
+ *   view=timeline  one traced run per stream count: stream, op, queued_ms,
+ *                  start_ms, end_ms. CUDA events are recorded before and
+ *                  after each step: the one before marks when the stream
+ *                  reached the step (queued_ms), the one after when the
+ *                  step ended (end_ms). A copy may then still wait for the
+ *                  previous stream's copy in the same direction, which the
+ *                  copy engine serves first, so start_ms is the later of
+ *                  queued_ms and that copy's end; a kernel starts when
+ *                  queued.
  *   view=trace     the same segments as points for a chart: t_ms and lane
  *                  (the stream counted from 1, shifted by -0.25 for the
  *                  upload and +0.25 for the download), one point at each end
@@ -59,7 +62,6 @@ struct Job {
 	int iters;
 	float *h_in, *h_out, *d_in, *d_out;
 	cudaStream_t st[8];
-	cudaEvent_t up[8], down[8]; /* stream i's upload, download done */
 };
 
 static void launch(const Job &j, size_t off, size_t len, cudaStream_t s)
@@ -77,29 +79,23 @@ static void run(const Job &j, int ns, cudaEvent_t *ev)
 	for (int i = 0; i < ns; i++) {
 		size_t off = i * chunk, len = i == ns - 1 ? j.n - off : chunk;
 		cudaStream_t s = j.st[i];
-		if (i > 0)
-			LAB_CHECK(cudaStreamWaitEvent(s, j.up[i - 1]));
 		if (ev)
 			LAB_CHECK(cudaEventRecord(ev[3 * i], s));
 		LAB_CHECK(cudaMemcpyAsync(j.d_in + off, j.h_in + off,
 		                          len * sizeof(float),
 		                          cudaMemcpyHostToDevice, s));
-		LAB_CHECK(cudaEventRecord(j.up[i], s));
 		if (ev) {
 			LAB_CHECK(cudaEventRecord(ev[24 + 3 * i], s));
 			LAB_CHECK(cudaEventRecord(ev[3 * i + 1], s));
 		}
 		launch(j, off, len, s);
-		if (ev)
+		if (ev) {
 			LAB_CHECK(cudaEventRecord(ev[24 + 3 * i + 1], s));
-		if (i > 0)
-			LAB_CHECK(cudaStreamWaitEvent(s, j.down[i - 1]));
-		if (ev)
 			LAB_CHECK(cudaEventRecord(ev[3 * i + 2], s));
+		}
 		LAB_CHECK(cudaMemcpyAsync(j.h_out + off, j.d_out + off,
 		                          len * sizeof(float),
 		                          cudaMemcpyDeviceToHost, s));
-		LAB_CHECK(cudaEventRecord(j.down[i], s));
 		if (ev)
 			LAB_CHECK(cudaEventRecord(ev[24 + 3 * i + 2], s));
 	}
@@ -132,12 +128,8 @@ int main(int argc, char **argv)
 	LAB_CHECK(cudaMalloc(&j.d_in, bytes));
 	LAB_CHECK(cudaMalloc(&j.d_out, bytes));
 	lab::fill_uniform(j.h_in, j.n, 21);
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < 8; i++)
 		LAB_CHECK(cudaStreamCreate(&j.st[i]));
-		LAB_CHECK(cudaEventCreateWithFlags(&j.up[i], cudaEventDisableTiming));
-		LAB_CHECK(cudaEventCreateWithFlags(&j.down[i],
-		                                   cudaEventDisableTiming));
-	}
 	LAB_CHECK(cudaMemcpy(j.d_in, j.h_in, bytes, cudaMemcpyHostToDevice));
 
 	/* Calibrate: kernel time grows linearly with iters. */
@@ -237,16 +229,20 @@ int main(int argc, char **argv)
 		run(j, (int)ns, ev);
 		lab::gate_open();
 		LAB_CHECK(cudaDeviceSynchronize());
+		float prev_end[3] = {0, 0, 0};
 		for (int i = 0; i < ns; i++)
 			for (int k = 0; k < 3; k++) {
-				float a, b;
-				LAB_CHECK(cudaEventElapsedTime(&a, t0, ev[3 * i + k]));
+				float q, b;
+				LAB_CHECK(cudaEventElapsedTime(&q, t0, ev[3 * i + k]));
 				LAB_CHECK(cudaEventElapsedTime(&b, t0, ev[24 + 3 * i + k]));
+				float a = k == 1 ? q : std::max(q, prev_end[k]);
+				prev_end[k] = b;
 				lab::Record()
 				    .set("view", "timeline")
 				    .set("streams", ns)
 				    .set("stream", i)
 				    .set("op", ops[k])
+				    .set("queued_ms", q)
 				    .set("start_ms", a)
 				    .set("end_ms", b)
 				    .emit();
