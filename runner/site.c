@@ -1192,7 +1192,7 @@ static int chapter_page(struct page_ctx *c, const char *tmpl,
 		           "this chapter makes hold on the card these numbers come "
 		           "from.</p>\n", c->claims);
 	buf_put(&content, body.data ? body.data + head : "", body.len - head);
-	onebook_add(c->book, i, content.data);
+	int rc = onebook_add(c->book, i, content.data);
 	toc(bk, c->ch, &nav);
 	char *prev = nav_link(i ? bk->chs[i - 1] : NULL, "prev", "← Previous");
 	char *next = nav_link(i + 1 < bk->nchs ? bk->chs[i + 1] : NULL, "next",
@@ -1200,7 +1200,7 @@ static int chapter_page(struct page_ctx *c, const char *tmpl,
 	char *file = xasprintf("%s.html", c->ch->name);
 	struct page pg = {file, c->ch->title, nav.data, banner_html, content.data,
 	                  prev, next, ""};
-	int rc = page_write(c->o, tmpl, &pg, c->st);
+	rc |= page_write(c->o, tmpl, &pg, c->st);
 	free(file);
 	free(prev);
 	free(next);
@@ -1463,7 +1463,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	banner(b, o, &ban);
 	struct chapter_summary *sum = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *sum);
 	cJSON *index = cJSON_CreateArray();
-	struct onebook *ob = onebook_new(bk, o->title);
+	struct onebook *ob = onebook_new(bk, o->title, o->dir);
 	char *pdf = path_join(o->dir, "book.pdf");
 	int pdf_link = file_exists(pdf);
 	free(pdf);

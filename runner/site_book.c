@@ -10,14 +10,17 @@
 struct onebook {
 	const struct book *bk;
 	char *title;
+	char *site;
 	char **chapters; /* rewritten content of chapter i, or NULL */
 };
 
-struct onebook *onebook_new(const struct book *bk, const char *title)
+struct onebook *onebook_new(const struct book *bk, const char *title,
+                            const char *site_dir)
 {
 	struct onebook *ob = xcalloc(1, sizeof *ob);
 	ob->bk = bk;
 	ob->title = xstrdup(title);
+	ob->site = xstrdup(site_dir);
 	ob->chapters = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *ob->chapters);
 	return ob;
 }
@@ -30,17 +33,42 @@ void onebook_free(struct onebook *ob)
 		free(ob->chapters[i]);
 	free(ob->chapters);
 	free(ob->title);
+	free(ob->site);
 	free(ob);
 }
 
-void onebook_add(struct onebook *ob, size_t i, const char *html)
+static char *part_path(const struct onebook *ob, size_t i)
+{
+	return xasprintf("%s/" ONEBOOK_PARTS "/%s.part", ob->site,
+	                 ob->bk->chs[i]->name);
+}
+
+int onebook_add(struct onebook *ob, size_t i, const char *html)
 {
 	if (i >= ob->bk->nchs)
-		return;
+		return 0;
 	struct buf out = BUF_INIT;
 	onebook_rewrite(ob->bk, ob->bk->chs[i]->name, html, &out);
 	free(ob->chapters[i]);
 	ob->chapters[i] = buf_detach(&out);
+	char *path = part_path(ob, i);
+	size_t len = strlen(ob->chapters[i]), oldlen;
+	char *old = file_read(path, &oldlen);
+	int rc = 0;
+	if (!old || oldlen != len || memcmp(old, ob->chapters[i], len))
+		rc = mkdir_parents(path) == 0
+		         ? file_write_atomic(path, ob->chapters[i], len) : -1;
+	free(old);
+	free(path);
+	return rc;
+}
+
+int onebook_has_part(const struct onebook *ob, size_t i)
+{
+	char *path = part_path(ob, i);
+	int there = file_exists(path);
+	free(path);
+	return there;
 }
 
 /* ---- ids and links ------------------------------------------------------- */
@@ -233,7 +261,15 @@ char *onebook_html(const struct onebook *ob, int pdf_link)
 	for (size_t i = 0; i < bk->nchs; i++) {
 		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "
 		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->name, i + 1);
-		buf_puts(&out, ob->chapters[i] ? ob->chapters[i] : "");
+		if (ob->chapters[i]) {
+			buf_puts(&out, ob->chapters[i]);
+		} else {
+			char *path = part_path(ob, i);
+			char *part = file_read(path, NULL);
+			buf_puts(&out, part ? part : "");
+			free(part);
+			free(path);
+		}
 		buf_puts(&out, "</section>\n");
 	}
 	return buf_detach(&out);

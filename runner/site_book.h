@@ -15,6 +15,11 @@
  * Other links (provenance.html, data/, src/, fig/) stay as they are: the
  * one page lies in the site folder beside the chapter pages. Figures keep
  * the numbers their chapters give them ("Figure 3.2").
+ *
+ * Each chapter's part is also kept in the site folder, in
+ * ONEBOOK_PARTS/NAME.part, so a build that makes only the pages whose
+ * inputs changed still puts every chapter on the one page: the others come
+ * from their parts.
  */
 #ifndef LB_SITE_BOOK_H
 #define LB_SITE_BOOK_H
@@ -23,22 +28,29 @@
 
 #include "book.h"
 
+#define ONEBOOK_PARTS ".labbook-book"
+
 struct onebook;
 
 /* A one-page book for the chapters of bk (borrowed; it must outlive ob),
- * titled title (plain text, copied). */
-struct onebook *onebook_new(const struct book *bk, const char *title);
+ * titled title (plain text, copied), in the site folder site_dir. */
+struct onebook *onebook_new(const struct book *bk, const char *title,
+                            const char *site_dir);
 /* NULL-safe. */
 void onebook_free(struct onebook *ob);
 
 /* The content of chapter i (HTML, as on its own page) goes in as
- * chapter i of the book. */
-void onebook_add(struct onebook *ob, size_t i, const char *html);
+ * chapter i of the book, and is kept as its part. 0, or -1 when the part
+ * could not be written (reported). */
+int onebook_add(struct onebook *ob, size_t i, const char *html);
+
+/* Is chapter i's part there, for a build that does not make its page? */
+int onebook_has_part(const struct onebook *ob, size_t i);
 
 /*
  * The page's content (HTML): the title page, the contents list and every
- * chapter added, in order. pdf_link: the site has book.pdf beside it.
- * Caller frees.
+ * chapter, in order: those added, and the others from their parts.
+ * pdf_link: the site has book.pdf beside it. Caller frees.
  */
 char *onebook_html(const struct onebook *ob, int pdf_link);
 
