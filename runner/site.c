@@ -1479,6 +1479,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	}
 	rc |= index_page(bk, o, tmpl, ban.data, sum, pdf_link, st);
 	rc |= book_page(o, tmpl, ban.data, ob, pdf_link, st);
+	onebook_prune(ob);
 	onebook_free(ob);
 	rc |= machine_page(bk, b, o, tmpl, ban.data, st);
 	rc |= runs_page(bk, b, o, tmpl, ban.data, st);

@@ -1,11 +1,15 @@
 #include "site_book.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "util.h"
+
+static int chapter_named(const struct book *bk, const char *s, size_t n);
 
 struct onebook {
 	const struct book *bk;
@@ -69,6 +73,25 @@ int onebook_has_part(const struct onebook *ob, size_t i)
 	int there = file_exists(path);
 	free(path);
 	return there;
+}
+
+void onebook_prune(const struct onebook *ob)
+{
+	char *dir = path_join(ob->site, ONEBOOK_PARTS);
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	while (dp && (de = readdir(dp))) {
+		size_t n = strlen(de->d_name);
+		if (n < 6 || strcmp(de->d_name + n - 5, ".part") ||
+		    chapter_named(ob->bk, de->d_name, n - 5))
+			continue;
+		char *path = path_join(dir, de->d_name);
+		unlink(path);
+		free(path);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
 }
 
 /* ---- ids and links ------------------------------------------------------- */

@@ -46,6 +46,8 @@ int onebook_add(struct onebook *ob, size_t i, const char *html);
 
 /* Is chapter i's part there, for a build that does not make its page? */
 int onebook_has_part(const struct onebook *ob, size_t i);
+/* Remove the parts of chapters the book no longer has. */
+void onebook_prune(const struct onebook *ob);
 
 /*
  * The page's content (HTML): the title page, the contents list and every

@@ -85,3 +85,8 @@ MD
 build
 expect_rc 1
 expect_err "chapters/03-book.md: error: the page book.html is labbook's own"
+expect_file site/.labbook-book/book.part
+rm chapters/03-book.md
+build
+expect_no_file site/.labbook-book/book.part
+expect_file site/.labbook-book/one.part
