@@ -604,14 +604,20 @@ static int watch_wait_changes(struct watch *w)
 	}
 }
 
-/* The value of a build option in argv, or def. */
+/* The value of a build option in argv ("--name value" or "--name=value"),
+ * or def. The build checks the options; watch only needs to know where
+ * things are. */
 static const char *opt_value(int argc, char **argv, const char *name,
                              const char *def)
 {
 	const char *v = def;
-	for (int i = 0; i + 1 < argc; i++)
-		if (!strcmp(argv[i], name))
+	size_t n = strlen(name);
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], name) && i + 1 < argc)
 			v = argv[++i];
+		else if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
+			v = argv[i] + n + 1;
+	}
 	return v;
 }
 
