@@ -85,8 +85,11 @@ MD
 build
 expect_rc 1
 expect_err "chapters/03-book.md: error: the page book.html is labbook's own"
-expect_file site/.labbook-book/book.part
 rm chapters/03-book.md
+# A chapter that leaves the book takes its part of the one page with it.
+expect_file site/.labbook-book/two.part
+rm chapters/02-two.md
 build
-expect_no_file site/.labbook-book/book.part
+expect_no_file site/.labbook-book/two.part
 expect_file site/.labbook-book/one.part
+expect_no_html book.html 'The same squares.'
