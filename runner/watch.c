@@ -91,10 +91,11 @@ struct changes {
 	int overflow; /* the kernel dropped events: something changed */
 };
 
-/* The modification times of a folder's files with one suffix. */
+/* A stamp per name: a page's modification time, when an experiment last
+ * ran or failed. */
 struct snap {
 	char **names;
-	int64_t *mtimes;
+	char **stamps;
 	size_t n;
 };
 
@@ -108,6 +109,8 @@ struct watch {
 	size_t ndirs;
 	struct input *inputs;
 	size_t ninputs;
+	char **ids; /* the book's experiments */
+	size_t nids;
 	struct changes pending; /* since the last build began */
 };
 
@@ -137,6 +140,15 @@ static void watch_dir_add(struct watch *w, const char *path, int want)
 	}
 	d->wd = wd;
 	d->want = want;
+}
+
+static void ids_free(struct watch *w)
+{
+	for (size_t i = 0; i < w->nids; i++)
+		free(w->ids[i]);
+	free(w->ids);
+	w->ids = NULL;
+	w->nids = 0;
 }
 
 static void inputs_free(struct input *in, size_t n)
@@ -201,6 +213,7 @@ static void watch_plan(struct watch *w)
 {
 	struct input *old = w->inputs;
 	size_t nold = w->ninputs;
+	ids_free(w);
 	for (size_t i = 0; i < w->ndirs; i++)
 		w->dirs[i].want = 0;
 	w->inputs = NULL;
@@ -222,6 +235,7 @@ static void watch_plan(struct watch *w)
 		const struct exper *e = &bk.exps[i];
 		const cJSON *meta = bundle_get(b, e->id)->meta;
 		const cJSON *in = meta ? cJSON_GetObjectItem(meta, "inputs") : NULL, *f;
+		*ARRAY_PUSH(w->ids, w->nids) = xstrdup(e->id);
 		watch_input_add(w, e->source, e->id, old, nold);
 		cJSON_ArrayForEach(f, in)
 			if (cJSON_IsString(f))
@@ -320,32 +334,60 @@ static void watch_read(struct watch *w, int bundle_too)
 
 /* ---- what a build did ------------------------------------------------------ */
 
-static void snap_take(struct snap *s, const char *dir, const char *suffix)
+static void snap_add(struct snap *s, const char *name, size_t len,
+                     const char *stamp)
 {
-	memset(s, 0, sizeof *s);
+	s->names = xrealloc(s->names, sizeof *s->names * (s->n + 1));
+	s->stamps = xrealloc(s->stamps, sizeof *s->stamps * (s->n + 1));
+	s->names[s->n] = xstrndup(name, len);
+	s->stamps[s->n++] = xstrdup(stamp);
+}
+
+/* The pages of the site folder, stamped with their modification times. */
+static void snap_pages(struct snap *s, const char *dir)
+{
 	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
 	struct dirent *de;
-	while ((de = readdir(dp))) {
-		if (de->d_name[0] == '.' || !name_ends(de->d_name, suffix))
+	while (dp && (de = readdir(dp))) {
+		if (de->d_name[0] == '.' || !name_ends(de->d_name, ".html"))
 			continue;
 		char *path = path_join(dir, de->d_name);
-		s->names = xrealloc(s->names, sizeof *s->names * (s->n + 1));
-		s->mtimes = xrealloc(s->mtimes, sizeof *s->mtimes * (s->n + 1));
-		s->names[s->n] = xstrdup(de->d_name);
-		s->mtimes[s->n++] = file_mtime(path);
+		char stamp[32];
+		snprintf(stamp, sizeof stamp, "%lld", (long long)file_mtime(path));
+		snap_add(s, de->d_name, strlen(de->d_name) - 5, stamp);
 		free(path);
 	}
-	closedir(dp);
+	if (dp)
+		closedir(dp);
+}
+
+static const char *date_of(const cJSON *info)
+{
+	const cJSON *d = info ? cJSON_GetObjectItem(info, "date") : NULL;
+	return cJSON_IsString(d) ? d->valuestring : "";
+}
+
+/* When each experiment last ran and last failed, as the bundle says. */
+static void snap_experiments(struct snap *ran, struct snap *failed,
+                             const struct watch *w)
+{
+	struct bundle *b = bundle_open(w->results);
+	for (size_t i = 0; i < w->nids; i++) {
+		const struct exp_result *r = bundle_get(b, w->ids[i]);
+		snap_add(ran, w->ids[i], strlen(w->ids[i]), date_of(r->meta));
+		snap_add(failed, w->ids[i], strlen(w->ids[i]), date_of(r->failure));
+	}
+	bundle_free(b);
 }
 
 static void snap_free(struct snap *s)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		free(s->names[i]);
+		free(s->stamps[i]);
+	}
 	free(s->names);
-	free(s->mtimes);
+	free(s->stamps);
 	memset(s, 0, sizeof *s);
 }
 
@@ -354,10 +396,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names (less suffix) that are new or newer in after than in before,
- * sorted, as "a, b"; NULL when none. Caller frees. */
-static char *snap_newer(const struct snap *before, const struct snap *after,
-                        const char *suffix, size_t *count)
+/* The names whose stamp in after is new or other than in before, sorted,
+ * as "a, b"; NULL when none. Caller frees. */
+static char *snap_newer(const struct snap *before, const struct snap *after)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -365,38 +406,36 @@ static char *snap_newer(const struct snap *before, const struct snap *after,
 		size_t k = 0;
 		while (k < before->n && strcmp(before->names[k], after->names[i]))
 			k++;
-		if (k == before->n || before->mtimes[k] != after->mtimes[i])
+		if (*after->stamps[i] &&
+		    (k == before->n || strcmp(before->stamps[k], after->stamps[i])))
 			*ARRAY_PUSH(names, n) = after->names[i];
 	}
-	*count = n;
 	if (!n)
 		return NULL;
 	qsort(names, n, sizeof *names, cmp_str);
 	struct buf b = BUF_INIT;
-	for (size_t i = 0; i < n; i++) {
-		buf_puts(&b, i ? ", " : "");
-		buf_put(&b, names[i], strlen(names[i]) - strlen(suffix));
-	}
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
 	free(names);
 	return buf_detach(&b);
 }
 
 struct snaps {
-	struct snap pages, metas, errors;
+	struct snap pages, ran, failed;
 };
 
 static void snaps_take(struct snaps *s, const struct watch *w)
 {
-	snap_take(&s->pages, w->site, ".html");
-	snap_take(&s->metas, w->results, ".meta.json");
-	snap_take(&s->errors, w->results, ".error.json");
+	memset(s, 0, sizeof *s);
+	snap_pages(&s->pages, w->site);
+	snap_experiments(&s->ran, &s->failed, w);
 }
 
 static void snaps_free(struct snaps *s)
 {
 	snap_free(&s->pages);
-	snap_free(&s->metas);
-	snap_free(&s->errors);
+	snap_free(&s->ran);
+	snap_free(&s->failed);
 }
 
 /* Is id one of the names in list ("a, b")? */
@@ -423,11 +462,9 @@ static int watch_report(const struct watch *w, const struct changes *c,
                         int status, double seconds)
 {
 	struct buf line = BUF_INIT;
-	size_t npages = 0, nran = 0, nfailed = 0;
-	char *pages = snap_newer(&before->pages, &after->pages, ".html", &npages);
-	char *ran = snap_newer(&before->metas, &after->metas, ".meta.json", &nran);
-	char *failed = snap_newer(&before->errors, &after->errors, ".error.json",
-	                          &nfailed);
+	char *pages = snap_newer(&before->pages, &after->pages);
+	char *ran = snap_newer(&before->ran, &after->ran);
+	char *failed = snap_newer(&before->failed, &after->failed);
 	buf_puts(&line, "watch: ");
 	if (!changes_any(c)) {
 		buf_puts(&line, "built");
@@ -697,6 +734,7 @@ out:
 		free(w.dirs[i].path);
 	free(w.dirs);
 	inputs_free(w.inputs, w.ninputs);
+	ids_free(&w);
 	changes_free(&w.pending);
 	free(w.argv);
 	free(w.self);

@@ -27,7 +27,8 @@ MD
 build
 expect_rc 0
 cp res/a.jsonl a.before
-cp res/a.meta.json meta.before
+cp res/a.out out.before
+grep '"date"' res/a.meta.json > date.before
 rm -f started
 lb_bg watch --results res --site site --templates "$ROOT/templates" -j 2 > log 2>&1
 pid=$BG
@@ -45,7 +46,9 @@ rc=$?
 [ $(($(date +%s) - t0)) -le 5 ] || fail "watch took more than 5 s to stop"
 pgrep -f "$PWD/build/exp/a" >/dev/null && fail "the experiment still runs"
 expect_same res/a.jsonl a.before
-expect_same res/a.meta.json meta.before
+expect_same res/a.out out.before
+grep '"date"' res/a.meta.json > date.after
+expect_same date.after date.before
 ls -a res res/.tmp 2>/dev/null | grep -q '\.tmp\.' && fail "temporary files left: $(ls -a res)"
 build --no-run
 expect_rc 0
