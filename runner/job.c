@@ -380,9 +380,15 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 		j->rec_bad = 1;
 		j->rec_err = xasprintf("the records file %s", why);
 	} else {
-		j->rec_bad = records_parse_n(text, len, &j->runs[i], &j->nrows[i],
+		/* A NUL or an escape inside a string is kept, as a visible
+		 * character; outside one, its line is malformed, and says so. */
+		size_t safe_len;
+		char *safe = text_make_safe(text, len, &safe_len);
+		j->rec_bad = records_parse_n(safe ? safe : text, safe ? safe_len : len,
+		                             &j->runs[i], &j->nrows[i],
 		                             &j->rec_err) != 0;
 		records_make_safe(j->runs[i], j->nrows[i]);
+		free(safe);
 	}
 	free(why);
 	free(text);

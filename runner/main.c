@@ -120,7 +120,8 @@ static int usage_error(const char *cmd, const char *fmt, ...)
 static int getopt_error(const char *cmd, int c, char **argv)
 {
 	char shortopt[3] = {'-', (char)optopt, '\0'};
-	const char *opt = optopt ? shortopt : argv[optind - 1];
+	/* A long option's optopt is its code (256 and up), or 0. */
+	const char *opt = optopt > 0 && optopt < 256 ? shortopt : argv[optind - 1];
 	if (c == ':')
 		return usage_error(cmd, "%s needs a value", opt);
 	return usage_error(cmd, "unknown option '%s'", opt);
