@@ -43,6 +43,16 @@ int exec_stopping(void)
 	return stop_signal;
 }
 
+void exec_forked(void)
+{
+	if (stop_pipe[0] < 0)
+		return;
+	close(stop_pipe[0]);
+	close(stop_pipe[1]);
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		stop_pipe[0] = stop_pipe[1] = -1;
+}
+
 static void child_exec(char *const argv[], char *const env[], int out_fd)
 {
 	setpgid(0, 0);
@@ -265,8 +275,10 @@ int exec_start(struct exec_proc *p, char *const argv[], const char *log_path,
 	}
 	p->pid = spawn(argv, NULL, fd, -1);
 	close(fd);
-	if (p->pid < 0)
+	if (p->pid < 0) {
+		p->pid = 0;
 		return -1;
+	}
 	p->pidfd = pidfd_of(p->pid);
 	p->start = now_seconds();
 	p->timeout = timeout;

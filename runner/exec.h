@@ -84,5 +84,8 @@ char *argv_join(char *const argv[]);
 void exec_catch_signals(void);
 /* Was labbook asked to stop? (the signal number, or 0) */
 int exec_stopping(void);
+/* In a process labbook forked to work on its own (a GPU worker): take a
+ * wake-up pipe of its own, so the parent's signals do not wake it. */
+void exec_forked(void);
 
 #endif

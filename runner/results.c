@@ -604,7 +604,9 @@ out:
 int bundle_set_state(struct bundle *b, const char *id, const char *state)
 {
 	struct exp_result *r = bundle_get(b, id);
-	if (!r->meta)
+	/* The state is a note for pages; a bundle that cannot be written (a
+	 * recorded one, read-only) keeps what it says. */
+	if (!r->meta || access(b->dir, W_OK) != 0)
 		return 0;
 	const cJSON *old = cJSON_GetObjectItemCaseSensitive(r->meta, "state");
 	if (cJSON_IsString(old) && !strcmp(old->valuestring, state))

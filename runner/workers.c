@@ -2,6 +2,7 @@
 #include "workers.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "exec.h"
 #include "job.h"
 #include "util.h"
 
@@ -59,6 +61,7 @@ void workers_run(struct exper **list, size_t n, int workers, struct bundle *b,
 		}
 		if (pids[w] > 0)
 			continue;
+		exec_forked();
 		close(fds[0]);
 		char dev[16];
 		snprintf(dev, sizeof dev, "%d", w);
@@ -89,9 +92,17 @@ void workers_run(struct exper **list, size_t n, int workers, struct bundle *b,
 	struct buf msgs = BUF_INIT;
 	char chunk[4096];
 	ssize_t got;
+	int told = 0;
 	while ((got = read(fds[0], chunk, sizeof chunk)) != 0) {
-		if (got < 0 && errno == EINTR)
+		if (got < 0 && errno == EINTR) {
+			/* Asked to stop: so are the workers, which stop their runs
+			 * the same way and report what they finished. */
+			for (int w = 0; w < workers && exec_stopping() && !told; w++)
+				if (pids[w] > 0)
+					kill(pids[w], exec_stopping());
+			told |= exec_stopping() != 0;
 			continue;
+		}
 		if (got < 0)
 			break;
 		buf_put(&msgs, chunk, (size_t)got);
