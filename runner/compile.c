@@ -24,7 +24,7 @@ static void compile_failed(struct bundle *b, struct exper *e, const char *log,
 	cJSON_AddStringToObject(info, "stage", "compile");
 	cJSON_AddStringToObject(info, "why", why);
 	cJSON_AddStringToObject(info, "source", e->source);
-	cJSON_AddStringToObject(info, "command", e->compile_cmd);
+	cJSON_AddStringToObject(info, "compile", e->compile_cmd);
 	cJSON *argv = cJSON_AddArrayToObject(info, "compile_argv");
 	for (char **a = e->compile_argv; a && *a; a++)
 		cJSON_AddItemToArray(argv, cJSON_CreateString(*a));

@@ -157,7 +157,7 @@ struct job {
 	char *tmpdir, *rec_path, *env_rec, *dep;
 	char **vars, **env, **argv;
 	double timeout;
-	int nruns, ran, ok, rec_bad, unstarted, done;
+	int nruns, ran, ok, rec_bad, rec_unread, unstarted, done;
 	char who[24];        /* "GPU n: " where several GPUs run at once */
 	const char *uuid;    /* of the GPU it runs on, where known */
 	cJSON ***runs;       /* each run's records */
@@ -303,7 +303,10 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		free(ncu);
 		free(ptxas);
 	} else {
-		char *why = j->rec_bad
+		char *why = j->rec_unread
+		                ? xasprintf("wrote records that were not kept: %s",
+		                            j->rec_err)
+		            : j->rec_bad
 		                ? xasprintf("its records are malformed: %s.jsonl %s",
 		                            e->id, j->rec_err ? j->rec_err : "")
 		                : failure_summary(r, j->timeout);
@@ -376,6 +379,7 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 	unlink(j->rec_path);
 	free(j->rec_err);
 	j->rec_err = NULL;
+	j->rec_unread = !text;
 	if (!text) {
 		j->rec_bad = 1;
 		j->rec_err = xasprintf("the records file %s", why);

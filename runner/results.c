@@ -340,16 +340,18 @@ void results_meta_load(struct bundle *b, const char *id, struct result_meta *m)
 	const cJSON *cut = meta ? cJSON_GetObjectItemCaseSensitive(meta, "output_cut")
 	                        : NULL;
 	m->output_cut = cJSON_IsTrue(cut);
-	/* The commands of the failed attempt are the newer ones. */
-	const cJSON *cmds = fail ? fail : meta;
-	m->compile_argv = meta_argv(cmds, "compile_argv", "compile");
-	m->run_argv = meta_argv(cmds, "run_argv", "command");
-	m->env = meta_argv(cmds, "env", NULL);
-	m->compile_cmd = meta_dup(cmds, "compile");
+	/* The commands of a failed attempt are the newer ones; a compile
+	 * failure has no run command, which the good run's meta gives. */
+	const cJSON *cc = fail && cJSON_HasObjectItem(fail, "compile") ? fail : meta;
+	const cJSON *rc = fail && cJSON_HasObjectItem(fail, "run_argv") ? fail : meta;
+	m->compile_argv = meta_argv(cc, "compile_argv", "compile");
+	m->run_argv = meta_argv(rc, "run_argv", "command");
+	m->env = meta_argv(rc, "env", NULL);
+	m->compile_cmd = meta_dup(cc, "compile");
 	if (!m->compile_cmd)
 		m->compile_cmd = m->compile_argv[0] ? argv_join(m->compile_argv)
 		                                    : xstrdup("");
-	m->run_cmd = meta_dup(cmds, "command");
+	m->run_cmd = meta_dup(rc, "command");
 	if (!m->run_cmd)
 		m->run_cmd = m->run_argv[0] ? argv_join(m->run_argv) : xstrdup("");
 	if (fail) {
