@@ -233,13 +233,13 @@ static void watch_plan(struct watch *w)
 	struct bundle *b = bundle_open(w->results);
 	for (size_t i = 0; i < bk.nexps; i++) {
 		const struct exper *e = &bk.exps[i];
-		const cJSON *meta = bundle_get(b, e->id)->meta;
-		const cJSON *in = meta ? cJSON_GetObjectItem(meta, "inputs") : NULL, *f;
+		struct result_meta m;
+		results_meta_load(b, e->id, &m);
 		*ARRAY_PUSH(w->ids, w->nids) = xstrdup(e->id);
 		watch_input_add(w, e->source, e->id, old, nold);
-		cJSON_ArrayForEach(f, in)
-			if (cJSON_IsString(f))
-				watch_input_add(w, f->valuestring, e->id, old, nold);
+		for (char **f = m.inputs; *f; f++)
+			watch_input_add(w, *f, e->id, old, nold);
+		results_meta_free(&m);
 	}
 	inputs_free(old, nold);
 	bundle_free(b);
@@ -361,21 +361,18 @@ static void snap_pages(struct snap *s, const char *dir)
 		closedir(dp);
 }
 
-static const char *date_of(const cJSON *info)
-{
-	const cJSON *d = info ? cJSON_GetObjectItem(info, "date") : NULL;
-	return cJSON_IsString(d) ? d->valuestring : "";
-}
-
 /* When each experiment last ran and last failed, as the bundle says. */
 static void snap_experiments(struct snap *ran, struct snap *failed,
                              const struct watch *w)
 {
 	struct bundle *b = bundle_open(w->results);
 	for (size_t i = 0; i < w->nids; i++) {
-		const struct exp_result *r = bundle_get(b, w->ids[i]);
-		snap_add(ran, w->ids[i], strlen(w->ids[i]), date_of(r->meta));
-		snap_add(failed, w->ids[i], strlen(w->ids[i]), date_of(r->failure));
+		struct result_meta m;
+		results_meta_load(b, w->ids[i], &m);
+		snap_add(ran, w->ids[i], strlen(w->ids[i]), m.date ? m.date : "");
+		snap_add(failed, w->ids[i], strlen(w->ids[i]),
+		         m.failed_date ? m.failed_date : "");
+		results_meta_free(&m);
 	}
 	bundle_free(b);
 }
@@ -641,23 +638,6 @@ static int watch_wait_changes(struct watch *w)
 	}
 }
 
-/* The value of a build option in argv ("--name value" or "--name=value"),
- * or def. The build checks the options; watch only needs to know where
- * things are. */
-static const char *opt_value(int argc, char **argv, const char *name,
-                             const char *def)
-{
-	const char *v = def;
-	size_t n = strlen(name);
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], name) && i + 1 < argc)
-			v = argv[++i];
-		else if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
-			v = argv[i] + n + 1;
-	}
-	return v;
-}
-
 static char *self_path(void)
 {
 	char buf[PATH_MAX];
@@ -667,29 +647,34 @@ static char *self_path(void)
 	return xstrndup(buf, (size_t)n);
 }
 
-int watch_main(int argc, char **argv)
+int watch_main(const struct watch_opts *o, int argc, char **argv)
 {
 	struct watch w = {0};
 	int rc = 1, stop = 0;
+	char cwd[PATH_MAX];
 	w.ifd = w.sfd = -1;
 	sigset_t mask;
-	w.chapters = opt_value(argc, argv, "--chapters", "chapters");
-	w.results = opt_value(argc, argv, "--results", "results/local");
-	w.site = opt_value(argc, argv, "--site", "site");
-	w.templates = opt_value(argc, argv, "--templates", "templates");
-	for (int i = 0; i < argc; i++)
-		w.no_run |= !strcmp(argv[i], "--no-run");
+	w.chapters = o->chapters;
+	w.results = o->results;
+	w.site = o->site;
+	w.templates = o->templates;
+	w.no_run = o->no_run;
 	w.self = self_path();
-	if (!w.self) {
-		diag("cannot find the labbook program: %s", strerror(errno));
+	if (!w.self || !getcwd(cwd, sizeof cwd)) {
+		diag("cannot find the labbook program or this folder: %s",
+		     strerror(errno));
+		free(w.self);
 		return 1;
 	}
-	w.argv = xcalloc((size_t)argc + 4, sizeof *w.argv);
+	/* The last -C wins: the builds work where watch does. */
+	w.argv = xcalloc((size_t)argc + 6, sizeof *w.argv);
 	w.argv[0] = w.self;
 	w.argv[1] = "build";
 	for (int i = 0; i < argc; i++)
 		w.argv[i + 2] = argv[i];
 	w.argv[argc + 2] = "--live";
+	w.argv[argc + 3] = "-C";
+	w.argv[argc + 4] = cwd;
 
 	/* Signals arrive on a descriptor, so one poll waits for everything.
 	 * They stay blocked until labbook exits: a second Ctrl-C while watch

@@ -30,12 +30,20 @@
 #ifndef LB_WATCH_H
 #define LB_WATCH_H
 
+/* Where the book's parts are, relative to its root (the current folder). */
+struct watch_opts {
+	const char *chapters, *results, *site, *templates;
+	int no_run; /* the builds run nothing (--no-run) */
+};
+
 /*
- * Run labbook watch with the build options argv[0..argc). Returns the exit
- * status: 2 when the first build rejected the options, else 128 + the
- * signal that stopped it, or 1 when watching could not start (reported).
+ * Run labbook watch, in the book's root, with the build options
+ * argv[0..argc) (main.c found the places in o from them). Each build gets
+ * those options, --live and the root. Returns the exit status: 2 when the
+ * first build rejected the options, else 128 + the signal that stopped it,
+ * or 1 when watching could not start (reported).
  */
-int watch_main(int argc, char **argv);
+int watch_main(const struct watch_opts *o, int argc, char **argv);
 
 /*
  * Put the reload script into the site folder (live), or remove it and the
