@@ -20,7 +20,7 @@
 #include "util.h"
 
 /* A burst of events ends when none came for QUIET_MS, or after BURST_MS. */
-#define QUIET_MS 80
+#define QUIET_MS 50
 #define BURST_MS 1000
 
 /* Loaded by every page of a live build: reload when the stamp changes. */
