@@ -369,9 +369,15 @@ static void snap_experiments(struct snap *ran, struct snap *failed,
 	for (size_t i = 0; i < w->nids; i++) {
 		struct result_meta m;
 		results_meta_load(b, w->ids[i], &m);
-		snap_add(ran, w->ids[i], strlen(w->ids[i]), m.date ? m.date : "");
-		snap_add(failed, w->ids[i], strlen(w->ids[i]),
-		         m.failed_date ? m.failed_date : "");
+		/* Dates are whole seconds: two runs within one differ in how long
+		 * they took. */
+		char *r = m.date ? xasprintf("%s %.9g", m.date, m.seconds) : xstrdup("");
+		char *f = m.failed_date ? xasprintf("%s %s", m.failed_date,
+		                                    m.why ? m.why : "") : xstrdup("");
+		snap_add(ran, w->ids[i], strlen(w->ids[i]), r);
+		snap_add(failed, w->ids[i], strlen(w->ids[i]), f);
+		free(r);
+		free(f);
 		results_meta_free(&m);
 	}
 	bundle_free(b);
