@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "exec.h"
 #include "expr.h"
+#include "init.h"
 #include "results.h"
 #include "site.h"
 #include "util.h"
@@ -29,12 +30,14 @@ static const char usage[] =
 	"       labbook eval --results DIR EXPR   print the value of an expression\n"
 	"       labbook compare A B [--max-diff PCT] [--min-ms MS] [--all]\n"
 	"                                     compare two results bundles\n"
+	"       labbook init DIR              write a starter book into DIR\n"
 	"\n"
 	"build options:\n"
 	"  --chapters DIR    the chapters (default chapters)\n"
 	"  --results DIR     the results bundle (default results/local)\n"
 	"  --site DIR        where the site goes (default site)\n"
-	"  --templates DIR   page template and stylesheet (default templates)\n"
+	"  --templates DIR   page template and stylesheet (default: ./templates,\n"
+	"                    else those installed with labbook)\n"
 	"  --title TEXT      the book's title\n"
 	"  --no-run          render from the bundle; run nothing\n"
 	"  --no-site         run, but write no site\n"
@@ -66,7 +69,7 @@ static int usage_error(const char *fmt, const char *arg)
 static int cmd_build(int argc, char **argv)
 {
 	const char *chapters = "chapters", *results = "results/local",
-	           *site = "site", *templates = "templates", *title = "labbook";
+	           *site = "site", *templates = NULL, *title = "labbook";
 	struct run_opts ro = {0};
 	int no_site = 0, keep_going = 0;
 	ro.run = 1;
@@ -146,8 +149,11 @@ static int cmd_build(int argc, char **argv)
 	struct site_stats st = {0};
 	int site_rc = 0;
 	if (!no_site && !exec_stopping()) {
-		struct site_opts so = {site, templates, title, bk.gpu};
+		char *found = templates ? NULL : init_templates_find();
+		struct site_opts so = {site, templates ? templates : found, title,
+		                       bk.gpu};
 		site_rc = site_render(&bk, b, &so, &st);
+		free(found);
 	}
 	int stop = exec_stopping();
 	if (ro.progress || fresh || diag_count())
@@ -258,6 +264,9 @@ int main(int argc, char **argv)
 		return cmd_eval(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "init"))
+		return argc == 3 ? init_book(argv[2]) != 0 : usage_error("init takes "
+		       "one folder, the new book's%s", "");
 	return usage_error("unknown command '%s'; commands: build, eval, compare",
 	                   argv[1]);
 }
