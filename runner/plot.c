@@ -27,9 +27,6 @@ static const char *const dashes[] = {"1",        "(8,4)",         "(2,3)",
 static const int markers[] = {7, 5, 9, 11, 13, 15, 6, 4, 8, 10, 12, 14};
 #define NMARKERS (sizeof markers / sizeof markers[0])
 
-/* More series than this and a reader cannot follow them. */
-#define MAX_SERIES 6
-
 /* The two drawings: wide, and narrow for phones (same text size). */
 enum { WIDE, NARROW };
 static const int draw_width[] = {760, 400};
@@ -462,10 +459,6 @@ static int chart_styles(struct chart *c, struct plot *out)
 			c->ser[s].highlight = 1;
 		}
 		free(list);
-	} else if (c->nser > MAX_SERIES) {
-		warn_at(c->path, d->line, "chart '%s' has %zu series, more than a "
-		        "reader can follow; name the few the text discusses with "
-		        "highlight:, or split the chart", d->id, c->nser);
 	}
 	size_t ngrey = 0, nhl = 0;
 	for (size_t s = 0; s < c->nser; s++) {
@@ -601,9 +594,10 @@ static void gp_xtics(struct buf *gp, const struct chart *c, double w)
 			double base = c->logx;
 			int e0 = (int)ceil(log(a) / log(base) - 1e-6);
 			int e1 = (int)floor(log(z) / log(base) + 1e-6);
+			/* Every k-th power, k a power of two: 4 KiB, 64 KiB, 1 MiB. */
 			int k = 1;
 			while ((e1 - e0) / k + 1 > n)
-				k++;
+				k *= 2;
 			for (int e = e0; e <= e1; e++)
 				if (e % k == 0 || k == 1) {
 					t = xrealloc(t, (nt + 1) * sizeof *t);
@@ -626,7 +620,7 @@ static void gp_xtics(struct buf *gp, const struct chart *c, double w)
 			text[i] = buf_detach(&l);
 			longest = strlen(text[i]) > longest ? strlen(text[i]) : longest;
 		}
-		if (nt * (longest * font_px * 0.62 + 18) <= w)
+		if (nt * (longest * font_px * 0.6 + 12) <= w)
 			break;
 	}
 	buf_puts(gp, "set xtics (");
