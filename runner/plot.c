@@ -862,10 +862,46 @@ static void chart_csv(const struct chart *c, struct buf *csv)
 		}
 }
 
-/* The limit labels of one drawing: at the right end, apart from each other. */
+/*
+ * How much of the curves a label would hide: samples along each line that
+ * fall in the box from x_from (a fraction of the plot's width) to its right
+ * end, between y_lo and y_hi pixels above the bottom.
+ */
+static int label_hits(const struct chart *c, double plot_h, double x_from,
+                      double y_lo, double y_hi)
+{
+	double tx0 = axis_t(c->xmin, c->logx), tx1 = axis_t(c->xmax, c->logx);
+	double ty0 = axis_t(c->ylo, c->logy), ty1 = axis_t(c->yhi, c->logy);
+	int hits = 0;
+	if (c->bars)
+		return 0;
+	for (size_t s = 0; s < c->nser; s++)
+		for (size_t i = 0; i + 1 < c->ser[s].n; i++) {
+			const struct point *p = &c->ser[s].pts[i], *q = p + 1;
+			if (c->logy && (p->y <= 0 || q->y <= 0))
+				continue;
+			for (int k = 0; k <= 10; k++) {
+				double f = k / 10.0;
+				double x = (axis_t(p->x, c->logx) * (1 - f) +
+				            axis_t(q->x, c->logx) * f - tx0) / (tx1 - tx0);
+				double y = ((axis_t(p->y, c->logy) * (1 - f) +
+				             axis_t(q->y, c->logy) * f) - ty0) / (ty1 - ty0) *
+				           plot_h;
+				hits += x >= x_from && y >= y_lo && y <= y_hi;
+			}
+		}
+	return hits;
+}
+
+/*
+ * The limit labels of one drawing, at the right end of their lines: above
+ * or below each, wherever it hides less of the curves and stays clear of
+ * the frame and of the label before it.
+ */
 static void gp_limit_labels(struct buf *gp, const struct chart *c, int w)
 {
 	double plot_h = c->height[w] - 110 - 20 * c->key_rows[w] - c->xextra[w];
+	double plot_w = draw_width[w] - 100;
 	double t0 = axis_t(c->ylo, c->logy), t1 = axis_t(c->yhi, c->logy);
 	double prev = INFINITY;
 	int prev_below = 0;
@@ -885,11 +921,16 @@ static void gp_limit_labels(struct buf *gp, const struct chart *c, int w)
 		if (c->logy && l->v <= 0)
 			continue;
 		double y = (axis_t(l->v, c->logy) - t0) / (t1 - t0) * plot_h;
-		/* Above the line, unless the frame or the label above is too near. */
-		int below = y + 22 > plot_h || prev - y < (prev_below ? 40 : 20);
+		double x_from = 0.99 - (strlen(l->text) * font_px * 0.6 + 6) / plot_w;
+		int above_ok = y + 22 <= plot_h && prev - y >= (prev_below ? 40 : 20);
+		int below_ok = y >= 22;
+		int below = !above_ok;
+		if (above_ok && below_ok)
+			below = label_hits(c, plot_h, x_from, y - 20, y - 2) <
+			        label_hits(c, plot_h, x_from, y + 2, y + 20);
 		buf_printf(gp, "set label %zu ", k + 1);
 		gp_str(gp, l->text);
-		buf_printf(gp, " at graph 0.99, first %.10g right front boxed "
+		buf_printf(gp, " at graph 0.99, first %.10g right front "
 		           "offset 0,%s tc rgb '%s'\n", l->v, below ? "-0.75" : "0.75",
 		           limit_colors[order[k] % 2]);
 		prev = y;
@@ -1001,9 +1042,7 @@ static void chart_script(const struct chart *c, const char *bundle_dir,
 	buf_puts(gp, "\nset ylabel ");
 	gp_str(gp, c->ylabel ? c->ylabel : c->yf);
 	buf_puts(gp, "\nset border 3 lc rgb '#444444'\nset tics nomirror "
-	              "textcolor rgb '#222222'\nset grid lc rgb '#dddddd'\n"
-	              "set style textbox opaque fillcolor rgb 'white' noborder "
-	              "margins 2,1\n");
+	              "textcolor rgb '#222222'\nset grid lc rgb '#dddddd'\n");
 	if (c->logx)
 		buf_printf(gp, "set logscale x %d\n", c->logx);
 	if (c->logy)
