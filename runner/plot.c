@@ -125,9 +125,14 @@ static const char *label_use(struct chart *c, const char *value)
 /* "A, B and C" into b. */
 static void list_put(struct buf *b, char **items, size_t n)
 {
+	/* Items with commas of their own are kept apart by semicolons. */
+	int semi = 0;
+	for (size_t i = 0; i < n; i++)
+		semi |= strchr(items[i], ',') != NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			buf_puts(b, i + 1 == n ? " and " : ", ");
+			buf_puts(b, i + 1 == n ? (semi && n > 2 ? "; and " : " and ")
+			                       : semi ? "; " : ", ");
 		buf_puts(b, items[i]);
 	}
 }
@@ -572,7 +577,10 @@ static char *chart_coincide(struct chart *c)
 					if (group[i] == g)
 						names[k++] = c->ser[i].title;
 			list_put(&l, names, n);
-			char *t = plain && fmt ? series_format(fmt, l.data) : buf_detach(&l);
+			/* Bare values ("4 and 8") are named by the series field. */
+			char *t = plain && fmt ? series_format(fmt, l.data)
+			          : !c->nlabels && !fmt ? xasprintf("%s %s", c->sf, l.data)
+			                                : buf_detach(&l);
 			buf_printf(&out, "%s%s coincide.", out.len ? " " : "", t);
 			free(t);
 			buf_free(&l);
@@ -617,8 +625,14 @@ static char *chart_alt(const struct chart *c, const char *coincide)
 		if (c->logx || c->logy)
 			buf_printf(&a, " (log scale on %s)", c->logx ? (c->logy ? "both "
 			           "axes" : "x") : "y");
+		/* Bare values ("4") need the field's name to say what they are. */
+		int bare = c->sf && !dir_opt(c->d, "series-label") && !c->nlabels;
 		if (c->sf) {
-			buf_printf(&a, ", one %s for each of ", c->bars ? "bar" : "line");
+			buf_printf(&a, ", one %s for each ", c->bars ? "bar" : "line");
+			if (bare)
+				buf_printf(&a, "%s: ", c->sf);
+			else
+				buf_puts(&a, "of ");
 			char **t = NULL;
 			size_t n = 0;
 			for (size_t s = 0; s < c->nser && s < 12; s++)
@@ -635,7 +649,9 @@ static char *chart_alt(const struct chart *c, const char *coincide)
 			buf_puts(&a, chart_cat_title(c, (size_t)tp->x));
 		else
 			chart_value_put(&a, tp->x, c->xunit);
-		if (c->sf)
+		if (bare)
+			buf_printf(&a, " (%s %s)", c->sf, top->title);
+		else if (c->sf)
 			buf_printf(&a, " (%s)", top->title);
 		buf_puts(&a, ".");
 		if (coincide)
