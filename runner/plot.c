@@ -492,6 +492,10 @@ static void chart_ranges(struct chart *c)
 		double step = chart_nice_step(hi + room - lo, 6);
 		c->ylo = lo < 0 ? floor(lo / step) * step : 0;
 		c->yhi = ceil((hi + room) / step) * step;
+		/* A limit on the bottom axis would hide in it: lift the axis. */
+		for (size_t i = 0; i < c->nlim; i++)
+			if (c->lim[i].v <= c->ylo)
+				c->ylo = c->lim[i].v - 0.05 * (c->yhi - c->lim[i].v);
 	}
 	if (c->bars) {
 		c->xmin = -0.6;

@@ -1,7 +1,8 @@
 # Chart options: words for series and axes (label:, series-label:,
-# x-unit:, y-unit:), limit lines labelled with their value and unit,
-# series that coincide named in the caption, highlight: greying the rest,
-# bars from zero, points (never bars) on a log axis, and errors at their line.
+# x-unit:, y-unit:), limit lines labelled with their value and unit (and
+# lifted off the axis), series that coincide named in the caption,
+# highlight: greying the rest, bars from zero, points (never bars) on a log
+# axis, and errors at their line.
 kernel pts <<'C'
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ y-unit: GB/s
 series-label: size %s
 label: a | the first
 limit: 20 | ceiling
+limit: 0 | floor
 ```
 
 ```{chart} bars
@@ -82,6 +84,7 @@ grep -q '<text>s b</text>\|<text>s a</text>' $svg && fail "the legend repeats th
 grep -q '<text>4 KiB</text>' $svg || fail "a bytes axis does not tick in KiB"
 grep -q '2^1[0-9]' $svg && fail "a bytes axis ticks as powers"
 grep -q '<text>ceiling 20 GB/s</text>' $svg || fail "the limit is not labelled with its value and unit"
+grep -q 'set yrange \[-' site/fig/lines.gp || fail "a limit at 0 lies on the x axis"
 expect_html opts.html "size c and d coincide."
 expect_no_html opts.html "the first and size b coincide"
 expect_html opts.html "one line for each of the first, size b, size c and size d"
