@@ -31,8 +31,8 @@ grep -q 'class="check fails"\|class="inline-error"\|class="error-box"' mybook/si
 grep -q 'fastest [0-9.]* GB/s' mybook/site/fig/sum-bandwidth.svg ||
 	fail "the limit line is not labelled with its value"
 
-# Built again from the book's folder, nothing runs; a second init refuses.
-OUT=$(cd mybook && "$PWD/../inst/bin/labbook" build 2>&1); RC=$?
+# Built again with -C, nothing runs; a second init refuses.
+OUT=$(inst/bin/labbook build -C mybook 2>&1); RC=$?
 expect_rc 0
 expect_no_err "(1 ran"
 OUT=$(inst/bin/labbook init mybook 2>&1); RC=$?
