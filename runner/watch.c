@@ -708,8 +708,9 @@ int watch_main(const struct watch_opts *o, int argc, char **argv)
 		goto out;
 	}
 	watch_plan(&w);
-	printf("watch: watching %s, %s, %s and %zu files of experiments; "
-	       "Ctrl-C stops\n", w.chapters, w.templates, w.results, w.ninputs);
+	printf("watch: watching %s, %s, %s and the %zu file%s the experiments "
+	       "are built from; Ctrl-C stops\n", w.chapters, w.templates,
+	       w.results, w.ninputs, w.ninputs == 1 ? "" : "s");
 	fflush(stdout);
 	while (!stop && !(stop = watch_wait_changes(&w))) {
 		watch_build(&w, &stop);
