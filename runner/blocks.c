@@ -1,0 +1,350 @@
+/* blocks.c - directives as HTML: experiments and listings, and the
+ * helpers the other page modules share (render.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "highlight.h"
+#include "listing.h"
+#include "render.h"
+#include "util.h"
+
+#define MAX_TABLE_ROWS 400
+
+const char *machine_str(const struct bundle *b, const char *key)
+{
+	const cJSON *v = machine_field(b, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+void error_box(struct buf *out, const char *title, const char *msg,
+                      const char *text)
+{
+	buf_puts(out, "<div class=\"error-box\" role=\"alert\"><p><strong>");
+	buf_puts_html(out, title);
+	buf_puts(out, "</strong>");
+	if (msg) {
+		buf_puts(out, " ");
+		buf_puts_html(out, msg);
+	}
+	buf_puts(out, "</p>");
+	if (text && *text) {
+		buf_puts(out, "<pre class=\"output\">");
+		buf_puts_html(out, text);
+		buf_puts(out, "</pre>");
+	}
+	buf_puts(out, "</div>\n");
+}
+
+void cell_html(struct buf *out, const cJSON *c, const char *fmt)
+{
+	if (cJSON_IsNumber(c)) {
+		struct value v = {VAL_NUM, c->valuedouble, NULL, {0}};
+		char *err = NULL;
+		if (value_format(&v, fmt, 1, out, &err) != 0) {
+			buf_printf(out, "%g", c->valuedouble);
+			free(err);
+		}
+	} else if (cJSON_IsString(c)) {
+		buf_puts_html(out, c->valuestring);
+	} else if (cJSON_IsBool(c)) {
+		buf_puts(out, cJSON_IsTrue(c) ? "yes" : "<strong>no</strong>");
+	} else if (cJSON_IsArray(c)) {
+		const cJSON *item;
+		const char *sep = "";
+		cJSON_ArrayForEach(item, c)
+		{
+			buf_puts(out, sep);
+			cell_html(out, item, fmt);
+			sep = ", ";
+		}
+	}
+}
+
+/* " on <GPU>", and which of the bundle's GPUs where several shared the
+ * experiments; uuid (may be NULL) is the one an experiment ran on. */
+static void gpu_html(struct buf *out, const struct bundle *b, const char *uuid)
+{
+	const cJSON *all = b->machine ? cJSON_GetObjectItem(b->machine, "gpu_uuids")
+	                              : NULL;
+	buf_puts(out, " on ");
+	buf_puts_html(out, machine_str(b, "gpu"));
+	int k = 0, n = cJSON_GetArraySize(all);
+	for (int i = 0; uuid && i < n && !k; i++) {
+		const char *u = cJSON_GetStringValue(cJSON_GetArrayItem(all, i));
+		if (u && !strcmp(u, uuid))
+			k = i + 1;
+	}
+	if (k && n > 1)
+		buf_printf(out, " (GPU %d of %d, <code>", k, n);
+	else if (uuid)
+		buf_puts(out, " (<code>");
+	if (uuid) {
+		buf_puts_html(out, uuid);
+		buf_puts(out, "</code>)");
+	}
+}
+
+int row_wrong(const cJSON *row)
+{
+	return cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"));
+}
+
+/* A box that scrolls a wide table on a narrow screen, from the keyboard too. */
+void table_wrap_open(struct buf *out, const char *label, const char *id)
+{
+	buf_puts(out, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" "
+	              "aria-label=\"");
+	buf_puts_html(out, label);
+	if (id) {
+		buf_puts(out, " ");
+		buf_puts_html(out, id);
+	}
+	buf_puts(out, "\">");
+}
+
+/* A number as the book writes it (value_format's default), as plain text. */
+void num_text(struct buf *out, double x)
+{
+	struct value v = {VAL_NUM, x, NULL, {0}};
+	char *err = NULL;
+	if (value_format(&v, NULL, 0, out, &err) != 0) {
+		buf_printf(out, "%g", x);
+		free(err);
+	}
+}
+
+/* A field of a record as plain text; a number as the book writes one. */
+void field_text(struct buf *out, const cJSON *f)
+{
+	if (cJSON_IsString(f))
+		buf_puts(out, f->valuestring);
+	else if (cJSON_IsNumber(f))
+		num_text(out, f->valuedouble);
+	else if (cJSON_IsBool(f))
+		buf_puts(out, cJSON_IsTrue(f) ? "true" : "false");
+}
+
+/* ---- experiments ------------------------------------------------------------- */
+
+const char *state_name(enum exp_state s)
+{
+	switch (s) {
+	case ST_MISSING: return "not measured";
+	case ST_RECORDED: return "recorded";
+	case ST_CACHED: return "cached";
+	case ST_FRESH: return "fresh";
+	case ST_FAILED: return "failed";
+	}
+	return "";
+}
+
+/* The state as one word, for a class attribute. */
+const char *state_class(enum exp_state s)
+{
+	return s == ST_MISSING ? "missing" : state_name(s);
+}
+
+static int shows(const struct directive *d, const char *what)
+{
+	const char *s = dir_opt(d, "show");
+	return !s || strstr(s, what);
+}
+
+static void records_table(struct buf *out, const struct exp_result *r,
+                          const char *label)
+{
+	/* Columns: the union of fields, in order of first appearance. */
+	const char **cols = NULL;
+	size_t ncols = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const cJSON *f;
+		cJSON_ArrayForEach(f, r->rows[i])
+		{
+			size_t k = 0;
+			while (k < ncols && strcmp(cols[k], f->string))
+				k++;
+			if (k == ncols)
+				*ARRAY_PUSH(cols, ncols) = f->string;
+		}
+	}
+	table_wrap_open(out, label, r->id);
+	buf_puts(out, "<table class=\"records\"><thead><tr>");
+	for (size_t k = 0; k < ncols; k++) {
+		buf_puts(out, "<th scope=\"col\">");
+		buf_puts_html(out, cols[k]);
+		buf_puts(out, "</th>");
+	}
+	buf_puts(out, "</tr></thead><tbody>\n");
+	for (size_t i = 0; i < r->nrows && i < MAX_TABLE_ROWS; i++) {
+		buf_puts(out, row_wrong(r->rows[i]) ? "<tr class=\"wrong\">" : "<tr>");
+		for (size_t k = 0; k < ncols; k++) {
+			buf_puts(out, "<td>");
+			cell_html(out, cJSON_GetObjectItemCaseSensitive(r->rows[i], cols[k]),
+			          NULL);
+			buf_puts(out, "</td>");
+		}
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody></table></div>\n");
+	if (r->nrows > MAX_TABLE_ROWS)
+		buf_printf(out, "<p class=\"note\">The first %d of %zu records; all "
+		           "are in the records file.</p>\n", MAX_TABLE_ROWS, r->nrows);
+	free(cols);
+}
+
+static void render_experiment(struct page_ctx *c, const struct directive *d,
+                              struct buf *out)
+{
+	struct exper *e = book_find(c->s->bk, d->id);
+	struct exp_result *r = bundle_get(c->s->b, d->id);
+	buf_printf(out, "<section class=\"experiment\" id=\"exp-%s\" "
+	           "aria-label=\"experiment %s\">\n", d->id, d->id);
+	buf_printf(out, "<div class=\"exp-head\"><span class=\"exp-id\">"
+	           "experiment <strong>%s</strong></span> <span class=\"state %s\">"
+	           "%s</span></div>\n", d->id,
+	           e ? state_class(e->state) : "failed",
+	           e ? state_name(e->state) : "failed");
+	if (e && e->state == ST_FAILED) {
+		const cJSON *f = r->failure;
+		const cJSON *o = f ? cJSON_GetObjectItem(f, "output") : NULL;
+		char *msg = xasprintf("(%s, %s:%d).%s", e->why ? e->why : "failed",
+		                      c->ch->path, d->line,
+		                      r->meta ? " The results below are from the last "
+		                                "good run." : "");
+		error_box(out, "This experiment failed", msg,
+		          cJSON_IsString(o) ? o->valuestring : NULL);
+		free(msg);
+		c->errors++;
+	} else if (e && e->why) {
+		buf_puts(out, "<p class=\"note stale\">Note: ");
+		buf_puts_html(out, e->why);
+		buf_puts(out, ".</p>\n");
+	}
+	if (r->error) {
+		error_box(out, "Its records file is malformed:", r->error, NULL);
+		c->errors++;
+	}
+	if (shows(d, "source") && e && e->source_ok) {
+		size_t len;
+		char *src = file_read(e->source, &len);
+		if (src) {
+			int lines = 1;
+			for (size_t i = 0; i < len; i++)
+				lines += src[i] == '\n' && i + 1 < len;
+			buf_printf(out, "<details class=\"source\"%s><summary>Source: "
+			           "<code>", lines <= 40 ? " open" : "");
+			buf_puts_html(out, e->source);
+			buf_printf(out, "</code> (%d lines)</summary>\n<p class=\"files\">"
+			           "<a href=\"src/", lines);
+			buf_puts_html(out, e->source);
+			buf_puts(out, "\">The source file</a>, to download or read "
+			              "whole.</p>\n<pre class=\"code\" tabindex=\"0\">"
+			              "<code>");
+			highlight_c(out, src, len);
+			buf_puts(out, "</code></pre></details>\n");
+			free(src);
+		}
+	}
+	const cJSON *m = r->meta;
+	if (shows(d, "command") && e) {
+		buf_puts(out, "<div class=\"command\"><p><span class=\"prompt\">$</span> "
+		              "<code>");
+		buf_puts_html(out, e->compile_cmd ? e->compile_cmd : "");
+		buf_puts(out, "</code></p><p><span class=\"prompt\">$</span> <code>");
+		buf_puts_html(out, e->run_cmd ? e->run_cmd : "");
+		buf_puts(out, "</code></p></div>\n");
+	}
+	if (shows(d, "output") && r->out) {
+		buf_puts(out, "<details class=\"output\" open><summary>Output</summary>"
+		              "<pre class=\"output\" tabindex=\"0\">");
+		buf_put_html(out, r->out, r->out_len);
+		buf_puts(out, "</pre></details>\n");
+	}
+	char *res_id = xasprintf("%s_ptxas", d->id);
+	struct exp_result *res = bundle_get(c->s->b, res_id);
+	if (res->nrows) {
+		buf_printf(out, "<details class=\"records\"><summary>Registers, "
+		           "shared memory and spills per kernel (ptxas, %zu kernels)"
+		           "</summary>\n<p class=\"files\"><a href=\"data/%s.jsonl\">"
+		           "The ptxas report as JSON lines</a></p>\n", res->nrows,
+		           res_id);
+		records_table(out, res, "ptxas report of");
+		buf_puts(out, "</details>\n");
+	}
+	free(res_id);
+	if (r->nrows) {
+		buf_printf(out, "<details class=\"records\"><summary>Records (%zu)"
+		           "</summary>\n<p class=\"files\"><a href=\"data/%s.jsonl\">"
+		           "All %zu records as JSON lines</a></p>\n", r->nrows, d->id,
+		           r->nrows);
+		records_table(out, r, "records of");
+		buf_puts(out, "</details>\n");
+	}
+	if (m) {
+		const cJSON *secs = cJSON_GetObjectItem(m, "seconds");
+		const char *date = machine_str(c->s->b, "date");
+		const cJSON *md = cJSON_GetObjectItem(m, "date");
+		if (cJSON_IsString(md))
+			date = md->valuestring;
+		buf_puts(out, "<p class=\"provenance\">Ran ");
+		if (date)
+			buf_puts_html(out, date);
+		if (machine_str(c->s->b, "gpu") && e && e->cuda)
+			gpu_html(out, c->s->b, cJSON_GetStringValue(cJSON_GetObjectItem(m, "gpu_uuid")));
+		const cJSON *runs = cJSON_GetObjectItem(m, "runs");
+		buf_printf(out, " in %.1f s", cJSON_IsNumber(secs) ? secs->valuedouble : 0.0);
+		if (cJSON_IsNumber(runs) && runs->valuedouble > 1)
+			buf_printf(out, " (%.0f runs)", runs->valuedouble);
+		buf_printf(out, " · %s · bundle <a href=\"provenance.html\">",
+		           e ? state_name(e->state) : "");
+		buf_puts_html(out, c->s->b->dir);
+		buf_puts(out, "</a></p>\n");
+	} else if (!e || e->state != ST_FAILED) {
+		buf_puts(out, "<p class=\"note\">Not measured yet: run <code>make "
+		              "site</code> on a machine with a GPU.</p>\n");
+	}
+	buf_puts(out, "</section>\n");
+}
+
+static void render_sass(struct page_ctx *c, const struct directive *d,
+                        struct buf *out)
+{
+	char *err = NULL;
+	const char *caption = dir_opt(d, "caption");
+	buf_puts(out, "<figure class=\"listing\">\n");
+	if (listing_sass(out, c->s->b, dir_opt(d, "experiment"), dir_opt(d, "kernel"),
+	                 dir_opt(d, "mark"), &err) != 0) {
+		diag_at(c->ch->path, d->line, "{sass}: %s", err);
+		char *msg = xasprintf("%s:%d: %s", c->ch->path, d->line, err);
+		error_box(out, "This listing could not be shown:", msg, NULL);
+		free(msg);
+		free(err);
+		c->errors++;
+	}
+	if (caption) {
+		buf_puts(out, "<figcaption>");
+		buf_puts_html(out, caption);
+		buf_puts(out, "</figcaption>\n");
+	}
+	buf_puts(out, "</figure>\n");
+}
+
+void block_html(struct page_ctx *c, const struct directive *d,
+                         struct buf *out)
+{
+	if (d->error) {
+		error_box(out, "This directive is wrong:", d->error, NULL);
+		c->errors++;
+		return;
+	}
+	switch (d->kind) {
+	case DIR_EXPERIMENT: render_experiment(c, d, out); break;
+	case DIR_CHART: figure_html(c, d, out); break;
+	case DIR_TABLE: table_html(c, d, out); break;
+	case DIR_SASS: render_sass(c, d, out); break;
+	}
+}
+
