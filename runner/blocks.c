@@ -38,6 +38,47 @@ void error_box(struct buf *out, const char *title, const char *msg,
 	buf_puts(out, "</div>\n");
 }
 
+/* Names longer than this (CUB's templates) are shortened in a table. */
+#define NAME_MAX_SHOWN 48
+
+/*
+ * A C++ name as a table shows it: a long one loses its namespaces and
+ * template and function arguments ("DeviceReduceKernel<…>"), and keeps
+ * the whole name for the pointer to hover on.
+ */
+static void name_html(struct buf *out, const char *s)
+{
+	size_t len = strlen(s), cut = strcspn(s, "<(");
+	int mangled = s[0] == '_' && s[1] == 'Z' && !strchr(s, ' ');
+	if (len <= NAME_MAX_SHOWN || (!mangled && !strchr(s, '<') &&
+	                              !strstr(s, "::"))) {
+		buf_puts_html(out, s);
+		return;
+	}
+	if (mangled) {
+		buf_puts(out, "<span class=\"long-name\" title=\"");
+		buf_puts_html(out, s);
+		buf_puts(out, "\">");
+		buf_put_html(out, s, NAME_MAX_SHOWN - 8);
+		buf_puts(out, "…</span>");
+		return;
+	}
+	size_t start = 0;
+	for (size_t i = 0; i + 1 < cut; i++)
+		if (s[i] == ':' && s[i + 1] == ':')
+			start = i + 2;
+	size_t n = cut - start;
+	if (n > NAME_MAX_SHOWN - 6)
+		n = NAME_MAX_SHOWN - 6;
+	buf_puts(out, "<span class=\"long-name\" title=\"");
+	buf_puts_html(out, s);
+	buf_puts(out, "\">");
+	buf_put_html(out, s + start, n);
+	buf_puts(out, s[cut] == '<' ? "&lt;…&gt;" : "");
+	buf_puts(out, strchr(s + cut, '(') ? "(…)" : "");
+	buf_puts(out, "</span>");
+}
+
 void cell_html(struct buf *out, const cJSON *c, const char *fmt)
 {
 	if (cJSON_IsNumber(c)) {
@@ -48,7 +89,7 @@ void cell_html(struct buf *out, const cJSON *c, const char *fmt)
 			free(err);
 		}
 	} else if (cJSON_IsString(c)) {
-		buf_puts_html(out, c->valuestring);
+		name_html(out, c->valuestring);
 	} else if (cJSON_IsBool(c)) {
 		buf_puts(out, cJSON_IsTrue(c) ? "yes" : "<strong>no</strong>");
 	} else if (cJSON_IsArray(c)) {
@@ -170,10 +211,20 @@ static void records_table(struct buf *out, const struct exp_result *r,
 				*ARRAY_PUSH(cols, ncols) = f->string;
 		}
 	}
+	/* A column of numbers only is right-aligned, in tabular figures. */
+	char *num = xcalloc(ncols ? ncols : 1, 1);
+	for (size_t k = 0; k < ncols; k++) {
+		num[k] = 1;
+		for (size_t i = 0; i < r->nrows && num[k]; i++) {
+			const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->rows[i], cols[k]);
+			num[k] = !f || cJSON_IsNumber(f);
+		}
+	}
 	table_wrap_open(out, label, r->id);
 	buf_puts(out, "<table class=\"records\"><thead><tr>");
 	for (size_t k = 0; k < ncols; k++) {
-		buf_puts(out, "<th scope=\"col\">");
+		buf_puts(out, num[k] ? "<th scope=\"col\" class=\"num\">"
+		                     : "<th scope=\"col\">");
 		buf_puts_html(out, cols[k]);
 		buf_puts(out, "</th>");
 	}
@@ -181,7 +232,7 @@ static void records_table(struct buf *out, const struct exp_result *r,
 	for (size_t i = 0; i < r->nrows && i < MAX_TABLE_ROWS; i++) {
 		buf_puts(out, row_wrong(r->rows[i]) ? "<tr class=\"wrong\">" : "<tr>");
 		for (size_t k = 0; k < ncols; k++) {
-			buf_puts(out, "<td>");
+			buf_puts(out, num[k] ? "<td class=\"num\">" : "<td>");
 			cell_html(out, cJSON_GetObjectItemCaseSensitive(r->rows[i], cols[k]),
 			          NULL);
 			buf_puts(out, "</td>");
@@ -192,6 +243,7 @@ static void records_table(struct buf *out, const struct exp_result *r,
 	if (r->nrows > MAX_TABLE_ROWS)
 		buf_printf(out, "<p class=\"note\">The first %d of %zu records; all "
 		           "are in the records file.</p>\n", MAX_TABLE_ROWS, r->nrows);
+	free(num);
 	free(cols);
 }
 

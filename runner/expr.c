@@ -94,6 +94,21 @@ static void set_num(struct value *v, double x)
 	v->num = x;
 }
 
+/*
+ * A number that an operator or function made: one that is not finite
+ * (x/0, log2(0), sqrt(-1), 1e400) is an error, never a value in the page
+ * nor a claim that holds.
+ */
+static int set_finite(struct parser *p, struct value *v, double x,
+                      const char *what)
+{
+	if (!isfinite(x))
+		return fail(p, "%s is not a finite number (%s)", what,
+		            isnan(x) ? "undefined" : "infinite");
+	set_num(v, x);
+	return 0;
+}
+
 static void set_bool(struct value *v, int x)
 {
 	value_free(v);
@@ -504,8 +519,7 @@ static int call(struct parser *p, const char *fn, struct value *args,
 		else if (!strcmp(fn, "last"))
 			r = xs[n - 1];
 		free(xs);
-		set_num(out, r);
-		return 0;
+		return set_finite(p, out, r, fn);
 	}
 
 	static const struct {
@@ -531,8 +545,7 @@ static int call(struct parser *p, const char *fn, struct value *args,
 		case 4: r = round(x); break;
 		default: r = pow(x, args[1].num); break;
 		}
-		set_num(out, r);
-		return 0;
+		return set_finite(p, out, r, fn);
 	}
 	return fail(p, "unknown function '%s'; known: max min mean median sum "
 	            "count first last argmax argmin abs sqrt log2 log10 round pow",
@@ -586,7 +599,10 @@ static int parse_primary(struct parser *p, struct value *out)
 	if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
 		char *end;
 		double x = strtod(s, &end);
+		size_t at = p->pos + 1;
 		p->pos += (size_t)(end - s);
+		if (!isfinite(x))
+			return fail(p, "the number at column %zu is too large", at);
 		set_num(out, x);
 		return 0;
 	}
@@ -699,8 +715,13 @@ static int parse_mul(struct parser *p, struct value *out)
 			value_free(&r);
 			return -1;
 		}
-		set_num(out, op == '*' ? out->num * r.num : out->num / r.num);
+		int zero = op == '/' && r.num == 0;
+		double x = op == '*' ? out->num * r.num : out->num / r.num;
 		value_free(&r);
+		if (zero)
+			return fail(p, "division by zero");
+		if (set_finite(p, out, x, op == '*' ? "a product" : "a quotient") != 0)
+			return -1;
 	}
 }
 
@@ -719,8 +740,10 @@ static int parse_add(struct parser *p, struct value *out)
 			value_free(&r);
 			return -1;
 		}
-		set_num(out, op == '+' ? out->num + r.num : out->num - r.num);
+		double x = op == '+' ? out->num + r.num : out->num - r.num;
 		value_free(&r);
+		if (set_finite(p, out, x, op == '+' ? "a sum" : "a difference") != 0)
+			return -1;
 	}
 }
 
@@ -849,6 +872,28 @@ static char format_conv(const char *fmt)
 	return conv;
 }
 
+/* fmt with its %d or %i conversion made %lld. Caller frees. */
+static char *format_wide(const char *fmt)
+{
+	struct buf b = BUF_INIT;
+	for (const char *s = fmt; *s; s++) {
+		if (*s == '%' && s[1] == '%') {
+			buf_puts(&b, "%%");
+			s++;
+			continue;
+		}
+		if (*s == '%') {
+			size_t n = 1 + strspn(s + 1, "-+ 0123456789.");
+			buf_put(&b, s, n);
+			buf_puts(&b, "ll");
+			s += n - 1;
+			continue;
+		}
+		buf_putc(&b, *s);
+	}
+	return buf_detach(&b);
+}
+
 int format_valid(const char *fmt)
 {
 	return format_conv(fmt) != 0;
@@ -881,12 +926,24 @@ int value_format(struct value *v, const char *fmt, int html, struct buf *out,
 		buf_printf(&tmp, "%s", v->num ? "true" : "false");
 	} else if (v->type == VAL_NUM || v->type == VAL_BOOL) {
 		double x = v->num;
-		if (conv == 's') {
+		if (!isfinite(x)) {
+			*err = xstrdup("the value is not a finite number");
+			return -1;
+		} else if (conv == 's') {
 			*err = xasprintf("the value is a number; format it with %%f, "
 			                 "%%g or %%d");
 			return -1;
 		} else if (conv == 'd' || conv == 'i') {
-			buf_printf(&tmp, fmt, (int)llround(x));
+			/* A whole number of any size a double holds exactly enough:
+			 * printed as a 64-bit integer, never wrapped. */
+			if (!isfinite(x) || fabs(x) >= 9.2e18) {
+				*err = xasprintf("%g does not fit the format '%s'; use %%.0f "
+				                 "or %%g", x, fmt);
+				return -1;
+			}
+			char *wide = format_wide(fmt);
+			buf_printf(&tmp, wide, llround(x));
+			free(wide);
 		} else if (fmt) {
 			buf_printf(&tmp, fmt, x);
 		} else if (x == floor(x) && fabs(x) < 1e15) {
