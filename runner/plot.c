@@ -55,15 +55,21 @@ void plot_free(struct plot *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* gnuplot single-quoted string: only '' needs escaping. */
+/*
+ * gnuplot single-quoted string: only '' needs escaping. gnuplot's SVG
+ * escapes < and & but not "]]>", which XML forbids in text: a zero-width
+ * space goes between "]]" and ">".
+ */
 static void gp_str(struct buf *b, const char *s)
 {
 	buf_putc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'')
 			buf_putc(b, '\'');
-		if (*s != '\n' && *s != '\r')
-			buf_putc(b, *s);
+		if (*p == '>' && p - s >= 2 && p[-1] == ']' && p[-2] == ']')
+			buf_puts(b, "\xe2\x80\x8b");
+		if (*p != '\n' && *p != '\r')
+			buf_putc(b, *p);
 	}
 	buf_putc(b, '\'');
 }
