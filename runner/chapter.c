@@ -362,9 +362,14 @@ static char token_kind(const char *lit, size_t *index)
 	return lit[1];
 }
 
+/* Arrays and text grow geometrically: a chapter may be megabytes. */
 static struct piece *pieces_push(struct pieces *p, enum piece_kind kind)
 {
-	struct piece *x = ARRAY_PUSH(p->v, p->n);
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		p->v = xrealloc(p->v, p->cap * sizeof *p->v);
+	}
+	struct piece *x = &p->v[p->n++];
 	memset(x, 0, sizeof *x);
 	x->kind = kind;
 	return x;
@@ -377,7 +382,10 @@ static void pieces_text(struct pieces *p, const char *s, size_t n)
 		return;
 	struct piece *x = p->n && p->v[p->n - 1].kind == PIECE_TEXT
 	                      ? &p->v[p->n - 1] : pieces_push(p, PIECE_TEXT);
-	x->text = xrealloc(x->text, x->len + n + 1);
+	if (x->len + n + 1 > x->cap) {
+		x->cap = x->len + n + 1 > 2 * x->cap ? x->len + n + 1 : 2 * x->cap;
+		x->text = xrealloc(x->text, x->cap);
+	}
 	memcpy(x->text + x->len, s, n);
 	x->len += n;
 	x->text[x->len] = '\0';
@@ -389,7 +397,7 @@ static void pieces_free(struct pieces *p)
 		free(p->v[i].text);
 	free(p->v);
 	p->v = NULL;
-	p->n = 0;
+	p->n = p->cap = 0;
 }
 
 /* Cut rendered HTML at its tokens into pieces; counts bound each index. */

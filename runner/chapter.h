@@ -61,12 +61,14 @@ struct piece {
 	enum piece_kind kind;
 	char *text; /* PIECE_TEXT: owned, len bytes (NUL-terminated) */
 	size_t len;
+	size_t cap;
 	size_t index;
 };
 
 struct pieces {
 	struct piece *v;
 	size_t n;
+	size_t cap;
 };
 
 struct section {

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -393,4 +394,25 @@ int record_same_point(const cJSON *a, const cJSON *b)
 			return 0;
 	}
 	return 1;
+}
+
+void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h)
+{
+	static const char *const files[] = {
+		".json", ".jsonl", ".out", ".meta.json", ".error.json", ".sass",
+		"_ptxas.jsonl", "_sass.jsonl", "_ncu.jsonl",
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *path = xasprintf("%s/%s%s", b->dir, id, files[i]);
+		struct stat st;
+		long long facts[3] = {-1, -1, -1};
+		if (stat(path, &st) == 0) {
+			facts[0] = (long long)st.st_size;
+			facts[1] = (long long)st.st_mtim.tv_sec;
+			facts[2] = (long long)st.st_mtim.tv_nsec;
+		}
+		hasher_add_str(h, path);
+		hasher_add(h, facts, sizeof facts);
+		free(path);
+	}
 }

@@ -74,6 +74,15 @@ int bundle_put_records(struct bundle *b, const char *name, const char *text);
  */
 int bundle_fail(struct bundle *b, const char *id, cJSON *info);
 
+/*
+ * Add to h what identifies the files of experiment id as they are now (its
+ * records, output, meta, failure, listing and derived records: names,
+ * sizes and modification times), without reading them. "machine" stands
+ * for machine.json.
+ */
+struct hasher;
+void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h);
+
 /* A number or string field of machine.json, or of its "measured" object. */
 const cJSON *machine_field(const struct bundle *b, const char *name);
 

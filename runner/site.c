@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifest.h"
 #include "render.h"
 #include "util.h"
 
@@ -276,6 +277,117 @@ static int copy_assets(const struct site_ctx *s)
 	return rc ? -1 : 0;
 }
 
+static cJSON *strings_json(char *const *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+	return a;
+}
+
+/* The outline the last build computed, when it fits the chapter. 0 or -1. */
+static int outline_from(const cJSON *e, const struct chapter *ch,
+                        struct outline *ol)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "titles");
+	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(e, "ids");
+	const char *title = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "title"));
+	size_t n = ch->nsections;
+	if (!title || cJSON_GetArraySize(t) != (int)n ||
+	    cJSON_GetArraySize(ids) != (int)n)
+		return -1;
+	ol->titles = xcalloc(n ? n : 1, sizeof *ol->titles);
+	ol->ids = xcalloc(n ? n : 1, sizeof *ol->ids);
+	for (size_t i = 0; i < n; i++) {
+		const char *a = cJSON_GetStringValue(cJSON_GetArrayItem(t, (int)i));
+		const char *b = cJSON_GetStringValue(cJSON_GetArrayItem(ids, (int)i));
+		ol->titles[i] = xstrdup(a ? a : "");
+		ol->ids[i] = xstrdup(b ? b : "section");
+	}
+	ol->title = xstrdup(title);
+	const char *lead = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "lead"));
+	ol->lead = lead ? xstrdup(lead) : NULL;
+	return 0;
+}
+
+/* What every chapter page shows of the others: names, titles, and where
+ * each experiment is declared. */
+static void book_digest(const struct site_ctx *s, char out[33])
+{
+	struct hasher *h = hasher_new();
+	for (size_t i = 0; i < s->bk->nchs; i++) {
+		hasher_add_str(h, s->bk->chs[i]->name);
+		hasher_add_str(h, s->outline[i].title);
+	}
+	for (size_t i = 0; i < s->bk->nexps; i++) {
+		hasher_add_str(h, s->bk->exps[i].id);
+		hasher_add_str(h, s->bk->exps[i].ch->name);
+	}
+	hasher_done(h, out);
+}
+
+static int number_of(const cJSON *e, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, key);
+	return cJSON_IsNumber(v) ? v->valueint : 0;
+}
+
+/*
+ * Chapter i's page: made again only when its inputs changed (manifest.h)
+ * or it shows a problem, which must be reported again.
+ */
+static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
+                          const char *own, const char *digest,
+                          struct chapter_summary *sum, cJSON *index)
+{
+	struct chapter *ch = s->bk->chs[i];
+	char *file = xasprintf("%s.html", ch->name);
+	char *path = path_join(s->o->dir, file);
+	struct hasher *h = hasher_new();
+	hasher_add_str(h, own);
+	hasher_add_str(h, digest);
+	char key[33];
+	hasher_done(h, key);
+	const cJSON *old = manifest_get(m, file, "key", key);
+	cJSON *search = NULL;
+	int rc = 0;
+	if (old && !number_of(old, "errors") && file_exists(path)) {
+		*sum = (struct chapter_summary){number_of(old, "claims"),
+		                                number_of(old, "failed"), 0};
+		search = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(old, "search"), 1);
+	} else {
+		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0};
+		rc = chapter_page(&c);
+		*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
+		search = cJSON_CreateArray();
+		search_add(s, i, search);
+	}
+	if (!cJSON_IsArray(search)) {
+		cJSON_Delete(search);
+		search = cJSON_CreateArray();
+	}
+	const cJSON *item;
+	cJSON_ArrayForEach(item, search)
+		cJSON_AddItemToArray(index, cJSON_Duplicate(item, 1));
+	const struct outline *ol = &s->outline[i];
+	cJSON *e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "own", own);
+	cJSON_AddStringToObject(e, "key", rc == 0 ? key : "");
+	cJSON_AddStringToObject(e, "title", ol->title);
+	cJSON_AddItemToObject(e, "titles", strings_json(ol->titles, ch->nsections));
+	cJSON_AddItemToObject(e, "ids", strings_json(ol->ids, ch->nsections));
+	if (ol->lead)
+		cJSON_AddStringToObject(e, "lead", ol->lead);
+	cJSON_AddNumberToObject(e, "claims", sum->claims);
+	cJSON_AddNumberToObject(e, "failed", sum->failed);
+	cJSON_AddNumberToObject(e, "errors", sum->errors);
+	cJSON_AddItemToObject(e, "search", search);
+	manifest_put(m, file, e);
+	free(path);
+	free(file);
+	return rc;
+}
+
 int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
                 struct site_stats *st)
 {
@@ -292,35 +404,49 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		free(tmpl);
 		return -1;
 	}
-	struct buf ban = BUF_INIT;
+	struct buf ban = BUF_INIT, common = BUF_INIT;
 	banner_html(b, o, &ban);
+	buf_printf(&common, "%s\n%s\n%d\n%s\n%s", tmpl, o->title, o->gpu, b->dir,
+	           ban.data);
 	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL};
-	s.outline = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *s.outline);
-	for (size_t i = 0; i < bk->nchs; i++)
-		outline_make(b, bk->chs[i], &s.outline[i]);
+	struct manifest *m = manifest_load(o->dir);
+	size_t n = bk->nchs;
+	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);
+	char (*own)[33] = xcalloc(n ? n : 1, sizeof *own);
+	for (size_t i = 0; i < n; i++) {
+		manifest_chapter_key(bk->chs[i], bk, b, common.data, own[i]);
+		char *file = xasprintf("%s.html", bk->chs[i]->name);
+		const cJSON *e = manifest_get(m, file, "own", own[i]);
+		if (!e || outline_from(e, bk->chs[i], &s.outline[i]) != 0)
+			outline_make(b, bk->chs[i], &s.outline[i]);
+		free(file);
+	}
+	char digest[33];
+	book_digest(&s, digest);
 	int rc = copy_assets(&s);
-	struct chapter_summary *sum = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *sum);
+	struct chapter_summary *sum = xcalloc(n ? n : 1, sizeof *sum);
 	cJSON *index = cJSON_CreateArray();
-	for (size_t i = 0; i < bk->nchs; i++) {
-		struct page_ctx c = {&s, bk->chs[i], i, 0, 0, 0, 0, 0};
-		rc |= chapter_page(&c);
-		search_add(&s, i, index);
-		sum[i] = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
-		st->errors += c.errors;
-		st->claims += c.claims;
-		st->claims_failed += c.claims_failed;
+	for (size_t i = 0; i < n; i++) {
+		rc |= chapter_update(&s, m, i, own[i], digest, &sum[i], index);
+		st->errors += sum[i].errors;
+		st->claims += sum[i].claims;
+		st->claims_failed += sum[i].failed;
 	}
 	rc |= index_page(&s, sum);
 	rc |= machine_page(&s);
 	rc |= runs_page(&s);
 	rc |= search_page(&s);
 	rc |= search_index_write(&s, index);
+	rc |= manifest_write(m);
+	manifest_free(m);
 	cJSON_Delete(index);
-	for (size_t i = 0; i < bk->nchs; i++)
+	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);
 	free(s.outline);
+	free(own);
 	free(sum);
 	buf_free(&ban);
+	buf_free(&common);
 	free(tmpl);
 	return rc ? -1 : 0;
 }
