@@ -26,22 +26,7 @@
 
 #include <stddef.h>
 
-enum dir_kind { DIR_EXPERIMENT, DIR_CHART, DIR_TABLE, DIR_SASS };
-
-struct dir_opt {
-	char *key;
-	char *value;
-	int line;
-};
-
-struct directive {
-	enum dir_kind kind;
-	char *id;   /* the word after the braces; NULL when absent */
-	int line;   /* the opening fence */
-	struct dir_opt *opts;
-	size_t nopts;
-	char *error; /* why this directive is unusable; NULL when fine */
-};
+#include "directive.h"
 
 struct inline_expr {
 	char *text; /* the expression, without a trailing format */
@@ -113,6 +98,16 @@ struct chapter *chapter_parse_text(const char *path, const char *src,
                                    size_t len);
 void chapter_free(struct chapter *ch);
 
+/* Pieces (plan.c): a new last piece; text appended to the last text piece
+ * or a new one; all freed. Arrays and text grow geometrically. */
+struct piece *pieces_push(struct pieces *p, enum piece_kind kind);
+void pieces_text(struct pieces *p, const char *s, size_t n);
+void pieces_free(struct pieces *p);
+/* The text pieces of p as one string, trimmed, values left out. Caller frees. */
+char *pieces_plain(const struct pieces *p);
+/* Does p hold only text? */
+int pieces_static(const struct pieces *p);
+
 /*
  * Ids for the sections of ch, given each section's plain title (n =
  * ch->nsections): a slug of the title, made unique with -2, -3, ... and
@@ -120,11 +115,5 @@ void chapter_free(struct chapter *ch);
  * and the array.
  */
 char **chapter_section_ids(const struct chapter *ch, char *const *titles);
-
-/* The value of the first option named key, or NULL. */
-const char *dir_opt(const struct directive *d, const char *key);
-/* The line of the first option named key, or the directive's line. */
-int dir_opt_line(const struct directive *d, const char *key);
-const char *dir_kind_name(enum dir_kind k);
 
 #endif
