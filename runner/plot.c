@@ -123,6 +123,9 @@ static int plot_fail(struct plot *out, const char *path, int line,
 	return -1;
 }
 
+/* Set while plot_prepare writes a chart without drawing it. */
+static int plot_deferred;
+
 int plot_render(const struct directive *d, const char *path, struct bundle *b,
                 const char *site_dir, struct plot *out)
 {
@@ -365,6 +368,13 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
 		if (same) {
 			out->drawn = 1;
 			rc = 0;
+		} else if (plot_deferred) {
+			/* plot_prepare: the drawing is left to plot_draw. */
+			unlink(svg_path);
+			if (file_write_atomic(gp_path, gp.data, gp.len) == 0) {
+				out->pending = 1;
+				rc = 0;
+			}
 		} else if (!plot_available()) {
 			unlink(svg_path);
 			file_write_atomic(gp_path, gp.data, gp.len);
@@ -411,5 +421,52 @@ out:
 	buf_free(&gp);
 	buf_free(&csv);
 	free(err);
+	return rc;
+}
+
+char *plot_prepare(const struct directive *d, const char *path,
+                   struct bundle *b, const char *site_dir)
+{
+	struct plot p;
+	char *name = NULL;
+	if (!plot_available())
+		return NULL;
+	plot_deferred = 1;
+	diag_quiet(1);
+	int rc = plot_render(d, path, b, site_dir, &p);
+	diag_quiet(0);
+	plot_deferred = 0;
+	if (rc == 0 && p.pending)
+		name = xasprintf("%s.gp", d->id);
+	plot_free(&p);
+	return name;
+}
+
+int plot_draw(const char *site_dir, char *const *names, size_t n)
+{
+	if (!n)
+		return 0;
+	char *figdir = path_join(site_dir, "fig");
+	char *cd = xasprintf("cd '%s'", figdir);
+	char **argv = xcalloc(4 + 3 * n, sizeof *argv);
+	size_t k = 0;
+	argv[k++] = (char *)gnuplot();
+	argv[k++] = "-e";
+	argv[k++] = cd;
+	/* Each script starts from gnuplot's defaults, as when drawn alone. */
+	for (size_t i = 0; i < n; i++) {
+		argv[k++] = "-e";
+		argv[k++] = "reset";
+		argv[k++] = names[i];
+	}
+	struct run_result rr;
+	int rc = -1;
+	if (exec_run(argv, NULL, 60 + (double)n, 1 << 16, &rr) == 0) {
+		rc = rr.exit_code == 0 ? 0 : -1;
+		free(rr.out);
+	}
+	free(argv);
+	free(cd);
+	free(figdir);
 	return rc;
 }

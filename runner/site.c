@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "manifest.h"
+#include "plot.h"
 #include "render.h"
 #include "util.h"
 
@@ -332,26 +333,70 @@ static int number_of(const cJSON *e, const char *key)
 	return cJSON_IsNumber(v) ? v->valueint : 0;
 }
 
-/*
- * Chapter i's page: made again only when its inputs changed (manifest.h)
- * or it shows a problem, which must be reported again.
- */
-static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
-                          const char *own, const char *digest,
-                          struct chapter_summary *sum, cJSON *index)
+/* The key of chapter i's page: its own inputs and what it shows of the
+ * rest of the book. */
+static void page_key(const char *own, const char *digest, char key[33])
 {
-	struct chapter *ch = s->bk->chs[i];
-	char *file = xasprintf("%s.html", ch->name);
-	char *path = path_join(s->o->dir, file);
 	struct hasher *h = hasher_new();
 	hasher_add_str(h, own);
 	hasher_add_str(h, digest);
-	char key[33];
 	hasher_done(h, key);
+}
+
+/*
+ * The last build's entry for chapter i when its page is up to date (its
+ * inputs unchanged, the file there, no problem shown that must be
+ * reported again), else NULL.
+ */
+static const cJSON *chapter_fresh(const struct site_ctx *s,
+                                  const struct manifest *m, size_t i,
+                                  const char *key)
+{
+	char *file = xasprintf("%s.html", s->bk->chs[i]->name);
+	char *path = path_join(s->o->dir, file);
 	const cJSON *old = manifest_get(m, file, "key", key);
+	if (old && (number_of(old, "errors") || !file_exists(path)))
+		old = NULL;
+	free(path);
+	free(file);
+	return old;
+}
+
+/* Draw the charts of the pages to be made with one gnuplot, before the
+ * pages are: each page then finds its charts up to date. */
+static void charts_draw(struct site_ctx *s, const cJSON *const *fresh)
+{
+	char **names = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < s->bk->nchs; i++) {
+		const struct chapter *ch = s->bk->chs[i];
+		for (size_t k = 0; !fresh[i] && k < ch->ndirs; k++) {
+			const struct directive *d = &ch->dirs[k];
+			if (d->kind != DIR_CHART || d->error)
+				continue;
+			char *name = plot_prepare(d, ch->path, s->b, s->o->dir);
+			if (name)
+				*ARRAY_PUSH(names, n) = name;
+		}
+	}
+	if (n && plot_draw(s->o->dir, names, n) == 0)
+		s->st->charts_drawn += (int)n;
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Chapter i's page, made again or, when old says it is up to date, kept;
+ * its entry goes into this build's manifest. */
+static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
+                          const char *own, const char *key,
+                          const cJSON *old, struct chapter_summary *sum,
+                          cJSON *index)
+{
+	struct chapter *ch = s->bk->chs[i];
 	cJSON *search = NULL;
 	int rc = 0;
-	if (old && !number_of(old, "errors") && file_exists(path)) {
+	if (old) {
 		*sum = (struct chapter_summary){number_of(old, "claims"),
 		                                number_of(old, "failed"), 0};
 		search = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(old, "search"), 1);
@@ -382,8 +427,8 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 	cJSON_AddNumberToObject(e, "failed", sum->failed);
 	cJSON_AddNumberToObject(e, "errors", sum->errors);
 	cJSON_AddItemToObject(e, "search", search);
+	char *file = xasprintf("%s.html", ch->name);
 	manifest_put(m, file, e);
-	free(path);
 	free(file);
 	return rc;
 }
@@ -424,10 +469,17 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	char digest[33];
 	book_digest(&s, digest);
 	int rc = copy_assets(&s);
+	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
+	const cJSON **old = xcalloc(n ? n : 1, sizeof *old);
+	for (size_t i = 0; i < n; i++) {
+		page_key(own[i], digest, key[i]);
+		old[i] = chapter_fresh(&s, m, i, key[i]);
+	}
+	charts_draw(&s, old);
 	struct chapter_summary *sum = xcalloc(n ? n : 1, sizeof *sum);
 	cJSON *index = cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++) {
-		rc |= chapter_update(&s, m, i, own[i], digest, &sum[i], index);
+		rc |= chapter_update(&s, m, i, own[i], key[i], old[i], &sum[i], index);
 		st->errors += sum[i].errors;
 		st->claims += sum[i].claims;
 		st->claims_failed += sum[i].failed;
@@ -444,6 +496,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		outline_free(&s.outline[i], bk->chs[i]->nsections);
 	free(s.outline);
 	free(own);
+	free(key);
+	free(old);
 	free(sum);
 	buf_free(&ban);
 	buf_free(&common);
