@@ -3,8 +3,8 @@
  *
  * The site folder holds a small JSON file that maps each chapter page to
  * the keys of its inputs when it was written, and what the book-wide pages
- * need from it (its outline, claim counts and search entries). A page whose
- * keys match is not made again.
+ * need from it (its outline and claim counts); a second file keeps its
+ * search entries. A page whose keys match is not made again.
  */
 #ifndef LB_MANIFEST_H
 #define LB_MANIFEST_H
@@ -26,6 +26,13 @@ const cJSON *manifest_get(const struct manifest *m, const char *page,
                           const char *field, const char *key);
 /* This build's entry for page (the manifest takes entry). */
 void manifest_put(struct manifest *m, const char *page, cJSON *entry);
+/*
+ * The search entries of page, kept apart (they are most of the bytes) and
+ * read only when the search index is made again: the last build's (NULL
+ * when there are none), and this build's (the manifest takes entries).
+ */
+const cJSON *manifest_search_get(struct manifest *m, const char *page);
+void manifest_search_put(struct manifest *m, const char *page, cJSON *entries);
 /* Write this build's entries, if they changed. 0 or -1 (reported). */
 int manifest_write(struct manifest *m);
 

@@ -394,26 +394,31 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
                           cJSON *index)
 {
 	struct chapter *ch = s->bk->chs[i];
-	cJSON *search = NULL;
+	char *file = xasprintf("%s.html", ch->name);
 	int rc = 0;
 	if (old) {
 		*sum = (struct chapter_summary){number_of(old, "claims"),
 		                                number_of(old, "failed"), 0};
-		search = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(old, "search"), 1);
 	} else {
 		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0};
 		rc = chapter_page(&c);
 		*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
-		search = cJSON_CreateArray();
-		search_add(s, i, search);
 	}
-	if (!cJSON_IsArray(search)) {
-		cJSON_Delete(search);
-		search = cJSON_CreateArray();
+	/* The search index is made again only when a page was. */
+	if (index) {
+		cJSON *search = NULL;
+		if (old)
+			search = cJSON_Duplicate(manifest_search_get(m, file), 1);
+		if (!cJSON_IsArray(search)) {
+			cJSON_Delete(search);
+			search = cJSON_CreateArray();
+			search_add(s, i, search);
+		}
+		const cJSON *item;
+		cJSON_ArrayForEach(item, search)
+			cJSON_AddItemToArray(index, cJSON_Duplicate(item, 1));
+		manifest_search_put(m, file, search);
 	}
-	const cJSON *item;
-	cJSON_ArrayForEach(item, search)
-		cJSON_AddItemToArray(index, cJSON_Duplicate(item, 1));
 	const struct outline *ol = &s->outline[i];
 	cJSON *e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "own", own);
@@ -426,8 +431,6 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 	cJSON_AddNumberToObject(e, "claims", sum->claims);
 	cJSON_AddNumberToObject(e, "failed", sum->failed);
 	cJSON_AddNumberToObject(e, "errors", sum->errors);
-	cJSON_AddItemToObject(e, "search", search);
-	char *file = xasprintf("%s.html", ch->name);
 	manifest_put(m, file, e);
 	free(file);
 	return rc;
@@ -477,7 +480,13 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	}
 	charts_draw(&s, old);
 	struct chapter_summary *sum = xcalloc(n ? n : 1, sizeof *sum);
-	cJSON *index = cJSON_CreateArray();
+	/* Every page up to date: so is the search index. */
+	char *js = path_join(o->dir, "search-index.js");
+	int all_fresh = n > 0 && file_exists(js);
+	for (size_t i = 0; i < n && all_fresh; i++)
+		all_fresh = old[i] != NULL;
+	free(js);
+	cJSON *index = all_fresh ? NULL : cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++) {
 		rc |= chapter_update(&s, m, i, own[i], key[i], old[i], &sum[i], index);
 		st->errors += sum[i].errors;
@@ -488,7 +497,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	rc |= machine_page(&s);
 	rc |= runs_page(&s);
 	rc |= search_page(&s);
-	rc |= search_index_write(&s, index);
+	if (index)
+		rc |= search_index_write(&s, index);
 	rc |= manifest_write(m);
 	manifest_free(m);
 	cJSON_Delete(index);
