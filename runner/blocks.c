@@ -32,10 +32,59 @@ void error_box(struct buf *out, const char *title, const char *msg,
 	buf_puts(out, "</p>");
 	if (text && *text) {
 		buf_puts(out, "<pre class=\"output\">");
-		buf_puts_html(out, text);
+		text_html(out, text, strlen(text));
 		buf_puts(out, "</pre>");
 	}
 	buf_puts(out, "</div>\n");
+}
+
+/*
+ * Bytes from a program (its output, a record's text) as HTML: escaped,
+ * with every byte that is not valid UTF-8, and every control character but
+ * tab and newline, shown as U+FFFD, so a NUL, an ESC or a broken sequence
+ * neither cuts the page nor reaches the reader's terminal.
+ */
+void text_html(struct buf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		const unsigned char *run = p;
+		while (p < end && *p >= 0x20 && *p < 0x7f && *p != '&' && *p != '<' &&
+		       *p != '>' && *p != '"' && *p != '\'')
+			p++;
+		buf_put(out, run, (size_t)(p - run));
+		if (p >= end)
+			break;
+		unsigned char c = *p;
+		size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
+		         : (c >> 3) == 30 ? 4 : 0;
+		int ok = n && (size_t)(end - p) >= n;
+		for (size_t k = 1; ok && k < n; k++)
+			ok = (p[k] & 0xc0) == 0x80;
+		if (ok && n == 2)
+			ok = c >= 0xc2;
+		if (ok && n == 3)
+			ok = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);
+		if (ok && n == 4)
+			ok = c <= 0xf4 && !(c == 0xf0 && p[1] < 0x90) &&
+			     !(c == 0xf4 && p[1] >= 0x90);
+		if (!ok) {
+			buf_puts(out, "\xef\xbf\xbd");
+			p++;
+		} else if (n > 1) {
+			buf_put(out, p, n);
+			p += n;
+		} else if (c == '\t' || c == '\n') {
+			buf_putc(out, c);
+			p++;
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_puts(out, "\xef\xbf\xbd");
+			p++;
+		} else {
+			buf_put_html(out, (const char *)p, 1);
+			p++;
+		}
+	}
 }
 
 /* Names longer than this (CUB's templates) are shortened in a table. */
@@ -52,7 +101,7 @@ static void name_html(struct buf *out, const char *s)
 	int mangled = s[0] == '_' && s[1] == 'Z' && !strchr(s, ' ');
 	if (len <= NAME_MAX_SHOWN || (!mangled && !strchr(s, '<') &&
 	                              !strstr(s, "::"))) {
-		buf_puts_html(out, s);
+		text_html(out, s, len);
 		return;
 	}
 	if (mangled) {
@@ -312,7 +361,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	if (shows(d, "output") && r->out) {
 		buf_puts(out, "<details class=\"output\" open><summary>Output</summary>"
 		              "<pre class=\"output\" tabindex=\"0\">");
-		buf_put_html(out, r->out, r->out_len);
+		text_html(out, r->out, r->out_len);
 		buf_puts(out, "</pre></details>\n");
 	}
 	char *res_id = xasprintf("%s_ptxas", d->id);

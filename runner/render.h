@@ -77,6 +77,9 @@ void outline_free(struct outline *ol, size_t nsections);
 /* blocks.c */
 
 const char *machine_str(const struct bundle *b, const char *key);
+/* Bytes from a program as HTML: escaped, invalid UTF-8 and control
+ * characters (but tab and newline) shown as U+FFFD. */
+void text_html(struct buf *out, const char *s, size_t len);
 void error_box(struct buf *out, const char *title, const char *msg,
                const char *text);
 /* A records cell: a number with fmt (NULL: the book's default), a string,
