@@ -429,8 +429,6 @@ char *plot_prepare(const struct directive *d, const char *path,
 {
 	struct plot p;
 	char *name = NULL;
-	if (!plot_available())
-		return NULL;
 	plot_deferred = 1;
 	diag_quiet(1);
 	int rc = plot_render(d, path, b, site_dir, &p);
