@@ -101,13 +101,13 @@ void manifest_put(struct manifest *m, const char *page, cJSON *entry)
 	cJSON_AddItemToObject(m->pages, page, entry);
 }
 
-const cJSON *manifest_search_get(struct manifest *m, const char *page)
+cJSON *manifest_search_take(struct manifest *m, const char *page)
 {
 	if (!m->search_read) {
 		m->old_search = json_load(m->search_path);
 		m->search_read = 1;
 	}
-	return cJSON_GetObjectItemCaseSensitive(m->old_search, page);
+	return cJSON_DetachItemFromObjectCaseSensitive(m->old_search, page);
 }
 
 void manifest_search_put(struct manifest *m, const char *page, cJSON *entries)

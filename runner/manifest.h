@@ -28,10 +28,11 @@ const cJSON *manifest_get(const struct manifest *m, const char *page,
 void manifest_put(struct manifest *m, const char *page, cJSON *entry);
 /*
  * The search entries of page, kept apart (they are most of the bytes) and
- * read only when the search index is made again: the last build's (NULL
- * when there are none), and this build's (the manifest takes entries).
+ * read only when the search index is made again: the last build's (the
+ * caller takes them; NULL when there are none), and this build's (the
+ * manifest takes entries).
  */
-const cJSON *manifest_search_get(struct manifest *m, const char *page);
+cJSON *manifest_search_take(struct manifest *m, const char *page);
 void manifest_search_put(struct manifest *m, const char *page, cJSON *entries);
 /* Write this build's entries, if they changed. 0 or -1 (reported). */
 int manifest_write(struct manifest *m);

@@ -87,18 +87,44 @@ static char *slugify(const char *text)
 	return buf_detach(&b);
 }
 
-static int id_taken(char *const *ids, size_t n, const char *id)
+/* The ids given so far: a hash set, so a long chapter costs no more per
+ * heading than a short one. */
+struct idset {
+	char **slot; /* borrowed strings, NULL when free */
+	size_t cap;  /* a power of two */
+	size_t n;
+};
+
+static size_t id_hash(const char *s)
+{
+	size_t h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+static int id_taken(const struct idset *set, const char *id)
 {
 	if (!strcmp(id, "main"))
 		return 1;
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] && !strcmp(ids[i], id))
+	for (size_t i = id_hash(id) & (set->cap - 1); set->slot[i];
+	     i = (i + 1) & (set->cap - 1))
+		if (!strcmp(set->slot[i], id))
 			return 1;
 	return 0;
 }
 
-/* A unique id for a heading among ids[0, n): its slug, or slug-2, -3, ... */
-static char *heading_id(char *const *ids, size_t n, const char *text)
+static void id_add(struct idset *set, char *id)
+{
+	size_t i = id_hash(id) & (set->cap - 1);
+	while (set->slot[i])
+		i = (i + 1) & (set->cap - 1);
+	set->slot[i] = id;
+	set->n++;
+}
+
+/* A unique id for a heading: its slug, or slug-2, -3, ... */
+static char *heading_id(const struct idset *set, const char *text)
 {
 	char *slug = slugify(text);
 	if (str_starts(slug, "exp-") || str_starts(slug, "fig-")) {
@@ -106,10 +132,10 @@ static char *heading_id(char *const *ids, size_t n, const char *text)
 		free(slug);
 		slug = s;
 	}
-	if (!id_taken(ids, n, slug))
+	if (!id_taken(set, slug))
 		return slug;
 	char *id = NULL;
-	for (int k = 2; !id || id_taken(ids, n, id); k++) {
+	for (int k = 2; !id || id_taken(set, id); k++) {
 		free(id);
 		id = xasprintf("%s-%d", slug, k);
 	}
@@ -119,9 +145,16 @@ static char *heading_id(char *const *ids, size_t n, const char *text)
 
 char **chapter_section_ids(const struct chapter *ch, char *const *titles)
 {
-	char **ids = xcalloc(ch->nsections ? ch->nsections : 1, sizeof *ids);
-	for (size_t i = 0; i < ch->nsections; i++)
-		ids[i] = heading_id(ids, i, titles[i]);
+	size_t n = ch->nsections;
+	char **ids = xcalloc(n ? n : 1, sizeof *ids);
+	struct idset set = {NULL, 16, 0};
+	while (set.cap < 2 * n + 2)
+		set.cap *= 2;
+	set.slot = xcalloc(set.cap, sizeof *set.slot);
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = heading_id(&set, titles[i]);
+		id_add(&set, ids[i]);
+	}
+	free(set.slot);
 	return ids;
 }
-

@@ -408,15 +408,15 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 	if (index) {
 		cJSON *search = NULL;
 		if (old)
-			search = cJSON_Duplicate(manifest_search_get(m, file), 1);
+			search = manifest_search_take(m, file);
 		if (!cJSON_IsArray(search)) {
 			cJSON_Delete(search);
 			search = cJSON_CreateArray();
 			search_add(s, i, search);
 		}
-		const cJSON *item;
+		cJSON *item;
 		cJSON_ArrayForEach(item, search)
-			cJSON_AddItemToArray(index, cJSON_Duplicate(item, 1));
+			cJSON_AddItemReferenceToArray(index, item);
 		manifest_search_put(m, file, search);
 	}
 	const struct outline *ol = &s->outline[i];
@@ -500,8 +500,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	if (index)
 		rc |= search_index_write(&s, index);
 	rc |= manifest_write(m);
-	manifest_free(m);
 	cJSON_Delete(index);
+	manifest_free(m);
 	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);
 	free(s.outline);
