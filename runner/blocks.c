@@ -219,22 +219,10 @@ void field_text(struct buf *out, const cJSON *f)
 
 /* ---- experiments ------------------------------------------------------------- */
 
-const char *state_name(enum exp_state s)
-{
-	switch (s) {
-	case ST_MISSING: return "not measured";
-	case ST_RECORDED: return "recorded";
-	case ST_CACHED: return "cached";
-	case ST_FRESH: return "fresh";
-	case ST_FAILED: return "failed";
-	}
-	return "";
-}
-
 /* The state as one word, for a class attribute. */
-const char *state_class(enum exp_state s)
+const char *state_class(enum result_state s)
 {
-	return s == ST_MISSING ? "missing" : state_name(s);
+	return s == RESULT_MISSING ? "missing" : result_state_name(s);
 }
 
 static int shows(const struct directive *d, const char *what)
@@ -296,27 +284,41 @@ static void records_table(struct buf *out, const struct exp_result *r,
 	free(cols);
 }
 
+/*
+ * What the page says of an experiment's state comes from the bundle (its
+ * meta.json and error.json); this build adds only what it found checking
+ * the experiment: a source that is missing, or results older than it.
+ */
+void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
+                   struct result_meta *m)
+{
+	results_meta_load(b, id, m);
+	if (e && e->state == ST_FAILED && m->state != RESULT_FAILED) {
+		m->state = RESULT_FAILED;
+		free(m->why);
+		m->why = xstrdup(e->why ? e->why : "failed");
+	}
+}
+
 static void render_experiment(struct page_ctx *c, const struct directive *d,
                               struct buf *out)
 {
-	struct exper *e = book_find(c->s->bk, d->id);
+	const struct exper *e = book_find(c->s->bk, d->id);
 	struct exp_result *r = bundle_get(c->s->b, d->id);
+	struct result_meta m;
+	exp_meta_read(c->s->b, e, d->id, &m);
 	buf_printf(out, "<section class=\"experiment\" id=\"exp-%s\" "
 	           "aria-label=\"experiment %s\">\n", d->id, d->id);
 	buf_printf(out, "<div class=\"exp-head\"><span class=\"exp-id\">"
 	           "experiment <strong>%s</strong></span> <span class=\"state %s\">"
-	           "%s</span></div>\n", d->id,
-	           e ? state_class(e->state) : "failed",
-	           e ? state_name(e->state) : "failed");
-	if (e && e->state == ST_FAILED) {
-		const cJSON *f = r->failure;
-		const cJSON *o = f ? cJSON_GetObjectItem(f, "output") : NULL;
-		char *msg = xasprintf("(%s, %s:%d).%s", e->why ? e->why : "failed",
+	           "%s</span></div>\n", d->id, state_class(m.state),
+	           result_state_name(m.state));
+	if (m.state == RESULT_FAILED) {
+		char *msg = xasprintf("(%s, %s:%d).%s", m.why ? m.why : "failed",
 		                      c->ch->path, d->line,
 		                      r->meta ? " The results below are from the last "
 		                                "good run." : "");
-		error_box(out, "This experiment failed", msg,
-		          cJSON_IsString(o) ? o->valuestring : NULL);
+		error_box(out, "This experiment failed", msg, m.failed_output);
 		free(msg);
 		c->errors++;
 	} else if (e && e->why) {
@@ -349,13 +351,17 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 			free(src);
 		}
 	}
-	const cJSON *m = r->meta;
-	if (shows(d, "command") && e) {
+	/* The commands of the recorded run; before any, those this build
+	 * would run. */
+	const char *compile = *m.compile_cmd ? m.compile_cmd
+	                    : e && e->compile_cmd ? e->compile_cmd : "";
+	const char *run = *m.run_cmd ? m.run_cmd : e && e->run_cmd ? e->run_cmd : "";
+	if (shows(d, "command") && (e || *compile || *run)) {
 		buf_puts(out, "<div class=\"command\"><p><span class=\"prompt\">$</span> "
 		              "<code>");
-		buf_puts_html(out, e->compile_cmd ? e->compile_cmd : "");
+		buf_puts_html(out, compile);
 		buf_puts(out, "</code></p><p><span class=\"prompt\">$</span> <code>");
-		buf_puts_html(out, e->run_cmd ? e->run_cmd : "");
+		buf_puts_html(out, run);
 		buf_puts(out, "</code></p></div>\n");
 	}
 	if (shows(d, "output") && r->out) {
@@ -364,7 +370,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		text_html(out, r->out, r->out_len);
 		buf_puts(out, "</pre></details>\n");
 	}
-	char *res_id = xasprintf("%s_ptxas", d->id);
+	char *res_id = derived_id(d->id, DERIVED_PTXAS);
 	struct exp_result *res = bundle_get(c->s->b, res_id);
 	if (res->nrows) {
 		buf_printf(out, "<details class=\"records\"><summary>Registers, "
@@ -384,30 +390,26 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		records_table(out, r, "records of");
 		buf_puts(out, "</details>\n");
 	}
-	if (m) {
-		const cJSON *secs = cJSON_GetObjectItem(m, "seconds");
-		const char *date = machine_str(c->s->b, "date");
-		const cJSON *md = cJSON_GetObjectItem(m, "date");
-		if (cJSON_IsString(md))
-			date = md->valuestring;
+	if (r->meta) {
+		const char *date = m.date ? m.date : machine_str(c->s->b, "date");
 		buf_puts(out, "<p class=\"provenance\">Ran ");
 		if (date)
 			buf_puts_html(out, date);
 		if (machine_str(c->s->b, "gpu") && e && e->cuda)
-			gpu_html(out, c->s->b, cJSON_GetStringValue(cJSON_GetObjectItem(m, "gpu_uuid")));
-		const cJSON *runs = cJSON_GetObjectItem(m, "runs");
-		buf_printf(out, " in %.1f s", cJSON_IsNumber(secs) ? secs->valuedouble : 0.0);
-		if (cJSON_IsNumber(runs) && runs->valuedouble > 1)
-			buf_printf(out, " (%.0f runs)", runs->valuedouble);
+			gpu_html(out, c->s->b, m.gpu_uuid);
+		buf_printf(out, " in %.1f s", m.seconds);
+		if (m.runs > 1)
+			buf_printf(out, " (%d runs)", m.runs);
 		buf_printf(out, " · %s · bundle <a href=\"provenance.html\">",
-		           e ? state_name(e->state) : "");
+		           result_state_name(m.state));
 		buf_puts_html(out, c->s->b->dir);
 		buf_puts(out, "</a></p>\n");
-	} else if (!e || e->state != ST_FAILED) {
+	} else if (m.state != RESULT_FAILED) {
 		buf_puts(out, "<p class=\"note\">Not measured yet: run <code>make "
 		              "site</code> on a machine with a GPU.</p>\n");
 	}
 	buf_puts(out, "</section>\n");
+	results_meta_free(&m);
 }
 
 static void render_sass(struct page_ctx *c, const struct directive *d,

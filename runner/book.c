@@ -209,9 +209,7 @@ void book_free(struct book *bk)
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
 		free(e->id);
-		free(e->why);
-		free(e->compile_cmd);
-		free(e->run_cmd);
+		exper_build_free(e);
 	}
 	free(bk->exps);
 	for (size_t i = 0; i < bk->nchs; i++)

@@ -181,6 +181,7 @@ static void exper_state(const struct book *bk, const char *id, struct hasher *h)
 	const struct exper *e = book_find(bk, id);
 	if (!e)
 		return;
+	/* What the bundle does not say: this build's check of it. */
 	int facts[3] = {(int)e->state, e->source_ok, e->cuda};
 	hasher_add(h, facts, sizeof facts);
 	hasher_add_str(h, e->why ? e->why : "");

@@ -95,8 +95,15 @@ void field_text(struct buf *out, const cJSON *f);
 /* Append directive d as HTML. */
 void block_html(struct page_ctx *c, const struct directive *d,
                 struct buf *out);
-const char *state_name(enum exp_state s);
-const char *state_class(enum exp_state s);
+/*
+ * The state of experiment id as the bundle records it (results_meta_load;
+ * the caller frees m with results_meta_free), failed too when this build
+ * found it could not be built (e, the book's, may be NULL).
+ */
+void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
+                   struct result_meta *m);
+/* An experiment's state as one word, for a class attribute. */
+const char *state_class(enum result_state s);
 
 /* table.c */
 void table_html(struct page_ctx *c, const struct directive *d,

@@ -133,20 +133,21 @@ static int runs_page(const struct site_ctx *s)
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
 		struct exp_result *r = bundle_get(s->b, e->id);
-		const cJSON *secs = r->meta ? cJSON_GetObjectItem(r->meta, "seconds") : NULL;
-		const cJSON *date = r->meta ? cJSON_GetObjectItem(r->meta, "date") : NULL;
-		double sec = cJSON_IsNumber(secs) ? secs->valuedouble : 0;
+		struct result_meta m;
+		exp_meta_read(s->b, e, e->id, &m);
+		double sec = r->meta ? m.seconds : 0;
 		total += sec;
 		buf_printf(&c, "<tr%s><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
-		           e->state == ST_FAILED ? " class=\"wrong\"" : "", e->ch->name,
-		           e->id, e->id);
+		           m.state == RESULT_FAILED ? " class=\"wrong\"" : "",
+		           e->ch->name, e->id, e->id);
 		buf_puts_html(&c, outline_of(s, e->ch)->title);
 		buf_printf(&c, "</td><td><span class=\"state %s\">%s</span></td>"
-		           "<td>%.1f</td><td>%zu</td><td>", state_class(e->state),
-		           state_name(e->state), sec, r->nrows);
-		if (cJSON_IsString(date))
-			buf_puts_html(&c, date->valuestring);
+		           "<td>%.1f</td><td>%zu</td><td>", state_class(m.state),
+		           result_state_name(m.state), sec, r->nrows);
+		if (r->meta && m.date)
+			buf_puts_html(&c, m.date);
 		buf_puts(&c, "</td></tr>\n");
+		results_meta_free(&m);
 	}
 	buf_printf(&c, "</tbody></table></div>\n<p>%zu experiments, %.1f s of "
 	           "measurement in all.</p>\n", bk->nexps, total);
@@ -250,7 +251,7 @@ static int copy_assets(const struct site_ctx *s)
 		free(dst);
 	}
 	if (b->machine) {
-		char *src = path_join(b->dir, "machine.json");
+		char *src = bundle_machine_path(b);
 		dst = path_join(o->dir, "data/machine.json");
 		if (file_exists(src))
 			rc |= copy_if_changed(src, dst, &dummy);
@@ -260,13 +261,14 @@ static int copy_assets(const struct site_ctx *s)
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
 		for (int k = 0; k < 2; k++) {
-			const char *suffix = k ? "_ptxas" : "";
-			char *rec = xasprintf("%s/%s%s.jsonl", b->dir, e->id, suffix);
-			dst = xasprintf("%s/data/%s%s.jsonl", o->dir, e->id, suffix);
+			char *id = k ? derived_id(e->id, DERIVED_PTXAS) : xstrdup(e->id);
+			char *rec = bundle_path(b, id, BF_RECORDS);
+			dst = xasprintf("%s/data/%s.jsonl", o->dir, id);
 			if (file_exists(rec))
 				rc |= copy_if_changed(rec, dst, &dummy);
 			free(rec);
 			free(dst);
+			free(id);
 		}
 		if (!e->source_ok)
 			continue;
