@@ -26,10 +26,16 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 {
 	struct value v;
 	char *err = NULL;
-	int rc = value_eval(c->s->b, e, &v, &err);
+	/* A claim counts once its expression has a value, true, false or
+	 * neither. */
+	int rc = expr_eval(e->text, c->s->b, &v, &err);
+	if (rc == 0 && e->check) {
+		c->claims++;
+		value_free(&v);
+		rc = value_eval(c->s->b, e, &v, &err);
+	}
 	if (rc == 0 && e->check) {
 		int holds = v.num != 0;
-		c->claims++;
 		c->claims_failed += !holds;
 		buf_printf(out, "<span class=\"check %s\" title=\"",
 		           holds ? "holds" : "fails");
@@ -40,8 +46,6 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		value_free(&v);
 		return;
 	}
-	if (e->check && rc != 0)
-		c->claims++;
 	if (rc == 0 && value_format(&v, e->fmt, 1, out, &err) == 0) {
 		value_free(&v);
 		return;
