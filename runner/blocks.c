@@ -293,10 +293,13 @@ void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
                    struct result_meta *m)
 {
 	results_meta_load(b, id, m);
-	if (e && e->state == ST_FAILED && m->state != RESULT_FAILED) {
+	/* This build's own words, where it failed it. */
+	if (e && e->state == ST_FAILED) {
 		m->state = RESULT_FAILED;
-		free(m->why);
-		m->why = xstrdup(e->why ? e->why : "failed");
+		if (e->why || !m->why) {
+			free(m->why);
+			m->why = xstrdup(e->why ? e->why : "failed");
+		}
 	}
 }
 
