@@ -7,25 +7,26 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "render.h"
 #include "util.h"
 
 static int chapter_named(const struct book *bk, const char *s, size_t n);
 
 struct onebook {
+	const struct site_ctx *s;
 	const struct book *bk;
-	char *title;
-	char *site;
+	const char *site;
 	char **chapters; /* rewritten content of chapter i, or NULL */
 };
 
-struct onebook *onebook_new(const struct book *bk, const char *title,
-                            const char *site_dir)
+struct onebook *onebook_new(const struct site_ctx *s)
 {
 	struct onebook *ob = xcalloc(1, sizeof *ob);
-	ob->bk = bk;
-	ob->title = xstrdup(title);
-	ob->site = xstrdup(site_dir);
-	ob->chapters = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *ob->chapters);
+	ob->s = s;
+	ob->bk = s->bk;
+	ob->site = s->o->dir;
+	ob->chapters = xcalloc(ob->bk->nchs ? ob->bk->nchs : 1,
+	                       sizeof *ob->chapters);
 	return ob;
 }
 
@@ -36,8 +37,6 @@ void onebook_free(struct onebook *ob)
 	for (size_t i = 0; i < ob->bk->nchs; i++)
 		free(ob->chapters[i]);
 	free(ob->chapters);
-	free(ob->title);
-	free(ob->site);
 	free(ob);
 }
 
@@ -227,25 +226,26 @@ void onebook_rewrite(const struct book *bk, const char *name, const char *html,
 /* ---- the page -------------------------------------------------------------- */
 
 /* The chapters and their sections as a list, linked inside the page. */
-static void contents_list(const struct book *bk, const char *cls,
+static void contents_list(const struct site_ctx *s, const char *cls,
                           struct buf *out)
 {
+	const struct book *bk = s->bk;
 	buf_printf(out, "<ol class=\"%s\">\n", cls);
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
+		const struct outline *ol = &s->outline[i];
 		buf_printf(out, "<li><a href=\"#%s\"><span class=\"num\">%zu</span> ",
 		           ch->name, i + 1);
-		buf_puts_html(out, ch->title);
+		buf_puts_html(out, ol->title);
 		buf_puts(out, "</a>");
 		int any = 0;
-		for (size_t k = 0; k < ch->nheads; k++) {
-			if (ch->heads[k].level != 2)
+		for (size_t k = 0; k < ch->nsections; k++) {
+			if (ch->sections[k].level != 2)
 				continue;
 			buf_puts(out, any ? "" : "\n<ol class=\"sections\">");
 			any = 1;
-			buf_printf(out, "<li><a href=\"#%s:%s\">", ch->name,
-			           ch->heads[k].id);
-			buf_puts_html(out, ch->heads[k].text);
+			buf_printf(out, "<li><a href=\"#%s:%s\">", ch->name, ol->ids[k]);
+			buf_puts_html(out, ol->titles[k]);
 			buf_puts(out, "</a></li>");
 		}
 		buf_puts(out, any ? "</ol></li>\n" : "</li>\n");
@@ -256,7 +256,7 @@ static void contents_list(const struct book *bk, const char *cls,
 char *onebook_toc(const struct onebook *ob)
 {
 	struct buf out = BUF_INIT;
-	contents_list(ob->bk, "toc", &out);
+	contents_list(ob->s, "toc", &out);
 	buf_puts(&out, "<p class=\"aux\"><a href=\"index.html\">The site</a> · "
 	               "<a href=\"provenance.html\">Machine</a> · <a href="
 	               "\"search.html\">Search</a></p>\n");
@@ -268,7 +268,7 @@ char *onebook_html(const struct onebook *ob, int pdf_link)
 	const struct book *bk = ob->bk;
 	struct buf out = BUF_INIT;
 	buf_puts(&out, "<header class=\"book-title-page\">\n<h1 id=\"book-title\">");
-	buf_puts_html(&out, ob->title);
+	buf_puts_html(&out, ob->s->o->title);
 	buf_puts(&out, "</h1>\n<p class=\"lead\">Every number in this book was "
 	               "measured by the experiments it describes, and every claim "
 	               "it makes is checked against those numbers when the book "
@@ -279,7 +279,7 @@ char *onebook_html(const struct onebook *ob, int pdf_link)
 	buf_puts(&out, ".</p>\n</header>\n");
 	buf_puts(&out, "<nav class=\"book-contents\" aria-labelledby=\"book-"
 	               "contents\">\n<h2 id=\"book-contents\">Contents</h2>\n");
-	contents_list(bk, "contents", &out);
+	contents_list(ob->s, "contents", &out);
 	buf_puts(&out, "</nav>\n");
 	for (size_t i = 0; i < bk->nchs; i++) {
 		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "

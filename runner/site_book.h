@@ -28,14 +28,16 @@
 
 #include "book.h"
 
+struct buf;
+struct site_ctx;
+
 #define ONEBOOK_PARTS ".labbook-book"
 
 struct onebook;
 
-/* A one-page book for the chapters of bk (borrowed; it must outlive ob),
- * titled title (plain text, copied), in the site folder site_dir. */
-struct onebook *onebook_new(const struct book *bk, const char *title,
-                            const char *site_dir);
+/* The one-page book of the site being written (borrowed: it must outlive
+ * ob): its chapters, their outlines, the book's title and the site folder. */
+struct onebook *onebook_new(const struct site_ctx *s);
 /* NULL-safe. */
 void onebook_free(struct onebook *ob);
 
@@ -62,7 +64,6 @@ char *onebook_toc(const struct onebook *ob);
 
 /* Rewrite the ids and links of one chapter's HTML as above, appending the
  * result to out (a pure function, for tests). */
-struct buf;
 void onebook_rewrite(const struct book *bk, const char *name, const char *html,
                      struct buf *out);
 
