@@ -458,10 +458,36 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 	return rc;
 }
 
+/*
+ * Mark the experiments whose results in b predate their current source (or
+ * are absent), with the records derived from them: what reads them and
+ * fails says "not measured on this machine" rather than reporting an error.
+ */
+static void site_mark_outdated(struct book *bk, struct bundle *b)
+{
+	static const enum derived kinds[] = {DERIVED_PTXAS, DERIVED_SASS,
+	                                     DERIVED_NCU};
+	for (size_t i = 0; i < bk->nexps; i++) {
+		const struct exper *e = &bk->exps[i];
+		struct exp_result *r = bundle_get(b, e->id);
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r->meta, "source_key");
+		int outdated = !r->meta ||
+		               (cJSON_IsString(k) && e->source_key[0] &&
+		                strcmp(k->valuestring, e->source_key) != 0);
+		r->outdated = outdated;
+		for (size_t j = 0; j < sizeof kinds / sizeof *kinds; j++) {
+			char *id = derived_id(e->id, kinds[j]);
+			bundle_get(b, id)->outdated = outdated;
+			free(id);
+		}
+	}
+}
+
 int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
                 struct site_stats *st)
 {
 	memset(st, 0, sizeof *st);
+	site_mark_outdated(bk, b);
 	char *tpath = path_join(o->templates, "page.html");
 	char *tmpl = file_read(tpath, NULL);
 	if (!tmpl) {
