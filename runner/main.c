@@ -341,7 +341,7 @@ static int cmd_build(int argc, char **argv)
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct site_opts so = {site, templates ? templates : found, title,
-		                       bk.gpu, live};
+		                       bk.gpu, fresh, live};
 		site_rc = site_render(&bk, b, &so, &st);
 		free(found);
 	}

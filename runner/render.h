@@ -84,6 +84,8 @@ void outline_free(struct outline *ol, size_t nsections);
 /* blocks.c */
 
 const char *machine_str(const struct bundle *b, const char *key);
+/* Did a GPU measure b (machine.json names one, not "none")? */
+int machine_has_gpu(const struct bundle *b);
 /* Bytes from a program as HTML: escaped, invalid UTF-8 and control
  * characters (but tab and newline) shown as U+FFFD. */
 void text_html(struct buf *out, const char *s, size_t len);

@@ -17,6 +17,7 @@ struct site_opts {
 	const char *templates; /* the templates folder */
 	const char *title;     /* the book's title */
 	int gpu;               /* this machine could measure (a GPU is present) */
+	int fresh;             /* experiments this build ran */
 	int live;              /* pages reload after a build (labbook watch) */
 };
 

@@ -257,9 +257,10 @@ char *onebook_toc(const struct onebook *ob)
 {
 	struct buf out = BUF_INIT;
 	contents_list(ob->s, "toc", &out);
-	buf_puts(&out, "<p class=\"aux\"><a href=\"index.html\">The site</a> · "
-	               "<a href=\"provenance.html\">Machine</a> · <a href="
-	               "\"search.html\">Search</a></p>\n");
+	buf_puts(&out, "<p class=\"aux\"><a href=\"index.html\">All chapters</a> · "
+	               "<a href=\"provenance.html\">Provenance</a> · <a href="
+	               "\"runs.html\">Run log</a> · <a href=\"search.html\">Search"
+	               "</a></p>\n");
 	return buf_detach(&out);
 }
 

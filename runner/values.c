@@ -51,9 +51,11 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		buf_printf(out, "<span class=\"check %s\" title=\"",
 		           holds ? "holds" : "fails");
 		buf_puts_html(out, e->text);
+		int card = machine_has_gpu(c->s->b);
 		buf_printf(out, "\">%s</span>",
-		           holds ? "✓ holds on this card"
-		                 : "✗ does not hold on this card");
+		           holds ? (card ? "✓ holds on this card" : "✓ holds here")
+		                 : (card ? "✗ does not hold on this card"
+		                         : "✗ does not hold here"));
 		value_free(&v);
 		return;
 	}
