@@ -250,9 +250,9 @@ static int machine_page(const struct site_ctx *s)
 		}
 		buf_puts(&c, "<h2 id=\"recorded\">Everything recorded</h2>\n<p>The "
 		             "fields of <code>machine.json</code> as written.</p>\n");
-		machine_table(b->machine, "machine facts", &c);
+		machine_table(b->machine, "machine.json fields", &c);
 		if (cJSON_IsObject(m))
-			machine_table(m, "measured facts", &c);
+			machine_table(m, "machine.json measured fields", &c);
 	}
 	toc_html(s, NULL, &nav);
 	toc_fold_html(s, NULL, &fold);
