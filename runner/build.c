@@ -10,6 +10,8 @@
 #include "book.h"
 #include "buf.h"
 #include "exec.h"
+#include "machines.h"
+#include "machines.h"
 #include "merge.h"
 #include "ncu.h"
 #include "ptxas.h"
@@ -1079,6 +1081,7 @@ void machine_add_host(cJSON *m)
 			cJSON_AddBoolToObject(m, "dirty", *dirty == '1');
 	}
 	free(commit);
+	machines_batch_facts(m);
 }
 
 static void machine_write(struct bundle *b, const struct toolchain *tc,

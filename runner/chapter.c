@@ -36,6 +36,7 @@ static const struct opt_spec chart_opts[] = {
 	{"logy", 0, 0, V_INT},    {"limit", 0, 1, V_TEXT},
 	{"xlabel", 0, 0, V_TEXT}, {"ylabel", 0, 0, V_TEXT},
 	{"title", 0, 0, V_TEXT},  {"caption", 0, 0, V_TEXT},
+	{"machines", 0, 0, V_TEXT},
 	{NULL, 0, 0, V_TEXT},
 };
 

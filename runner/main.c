@@ -17,6 +17,8 @@
 #include "book.h"
 #include "compare.h"
 #include "exec.h"
+#include "machines.h"
+#include "machines.h"
 #include "expr.h"
 #include "results.h"
 #include "site.h"
@@ -50,6 +52,16 @@ static const char usage[] =
 	"  --runs N          run every experiment in N separate processes, in rounds,\n"
 	"                    and keep the median run of each point (default: the\n"
 	"                    chapter's runs: option, else 3)\n"
+	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
+	"                    page, the claims on every machine, charts that ask\n"
+	"                    for several machines (repeatable)\n"
+	"  --strict          a claim that does not hold, on any bundle, is an\n"
+	"                    error (exit 1), not a warning\n"
+	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
+	"                    page, the claims on every machine, charts that ask\n"
+	"                    for several machines (repeatable)\n"
+	"  --strict          a claim that does not hold, on any bundle, is an\n"
+	"                    error (exit 1), not a warning\n"
 	"  --quiet           no progress lines\n"
 	"\n"
 	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
@@ -68,7 +80,9 @@ static int cmd_build(int argc, char **argv)
 	const char *chapters = "chapters", *results = "results/local",
 	           *site = "site", *templates = "templates", *title = "labbook";
 	struct run_opts ro = {0};
-	int no_site = 0, keep_going = 0;
+	int no_site = 0, keep_going = 0, strict = 0;
+	const char **compare = NULL;
+	size_t ncompare = 0;
 	ro.run = 1;
 	ro.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ro.timeout = 120;
@@ -82,7 +96,7 @@ static int cmd_build(int argc, char **argv)
 		    !strcmp(a, "--site") || !strcmp(a, "--templates") ||
 		    !strcmp(a, "--title") || !strcmp(a, "--rerun") || !strcmp(a, "-j") ||
 		    !strcmp(a, "--timeout") || !strcmp(a, "--gpus") ||
-		    !strcmp(a, "--runs")) {
+		    !strcmp(a, "--runs") || !strcmp(a, "--compare")) {
 			const char *v = VALUE();
 			if (!v)
 				return usage_error("%s needs a value", a);
@@ -96,6 +110,10 @@ static int cmd_build(int argc, char **argv)
 				templates = v;
 			else if (!strcmp(a, "--title"))
 				title = v;
+			else if (!strcmp(a, "--compare"))
+				*ARRAY_PUSH(compare, ncompare) = v;
+			else if (!strcmp(a, "--compare"))
+				*ARRAY_PUSH(compare, ncompare) = v;
 			else if (!strcmp(a, "--rerun"))
 				*ARRAY_PUSH(ro.rerun, ro.nrerun) = (char *)v;
 			else if (!strcmp(a, "-j") && (ro.jobs = atoi(v)) < 1)
@@ -117,12 +135,17 @@ static int cmd_build(int argc, char **argv)
 			ro.rerun_all = 1;
 		} else if (!strcmp(a, "--keep-going")) {
 			keep_going = 1;
+		} else if (!strcmp(a, "--strict")) {
+			strict = 1;
+		} else if (!strcmp(a, "--strict")) {
+			strict = 1;
 		} else if (!strcmp(a, "--quiet")) {
 			ro.progress = 0;
 		} else if (!strcmp(a, "--progress")) {
 			ro.progress = 1;
 		} else {
 			free(ro.rerun);
+			free(compare);
 			return usage_error("unknown option '%s'", a);
 		}
 	}
@@ -132,6 +155,7 @@ static int cmd_build(int argc, char **argv)
 	struct book bk;
 	if (book_load(chapters, &bk) != 0) {
 		free(ro.rerun);
+		free(compare);
 		return 1;
 	}
 	for (size_t i = 0; i < ro.nrerun; i++)
@@ -143,10 +167,14 @@ static int cmd_build(int argc, char **argv)
 	for (size_t i = 0; i < bk.nexps; i++)
 		fresh += bk.exps[i].state == ST_FRESH;
 
+	struct machine_set ms;
+	machines_open(b, compare, ncompare, &ms);
+	if (!ro.compile_only && !exec_stopping())
+		machines_claims_check(&bk, &ms, strict);
 	struct site_stats st = {0};
 	int site_rc = 0;
 	if (!no_site && !exec_stopping()) {
-		struct site_opts so = {site, templates, title, bk.gpu};
+		struct site_opts so = {site, templates, title, bk.gpu, &ms};
 		site_rc = site_render(&bk, b, &so, &st);
 	}
 	int stop = exec_stopping();
@@ -157,8 +185,10 @@ static int cmd_build(int argc, char **argv)
 		        st.claims_failed, st.pages_written, st.charts_drawn,
 		        now_seconds() - t0);
 	book_free(&bk);
+	machines_free(&ms);
 	bundle_free(b);
 	free(ro.rerun);
+	free(compare);
 	if (stop)
 		return 128 + stop;
 	if (failed && !keep_going)

@@ -148,8 +148,9 @@ static void render_inline(struct page_ctx *c, const struct inline_expr *e,
 		if (value_scalar(&v, &err) == 0 && v.type != VAL_STR) {
 			int holds = v.num != 0;
 			c->claims_failed += !holds;
-			buf_printf(out, "<span class=\"check %s\" title=\"",
-			           holds ? "holds" : "fails");
+			buf_printf(out, "<span class=\"check %s\" id=\"claim-%zu\" "
+			           "title=\"", holds ? "holds" : "fails",
+			           (size_t)(e - c->ch->inl));
 			buf_puts_html(out, e->text);
 			buf_printf(out, "\">%s</span>",
 			           holds ? "✓ holds on this card"
@@ -523,7 +524,8 @@ static void render_chart(struct page_ctx *c, const struct directive *d,
                          struct buf *out)
 {
 	struct plot p;
-	int rc = plot_render(d, c->ch->path, c->b, c->o->dir, &p);
+	int rc = machines_chart(d, c->ch->path, c->o->machines, c->b, c->o->dir,
+	                        &p);
 	c->figures++;
 	buf_printf(out, "<figure class=\"chart\" id=\"fig-%s\">\n", d->id);
 	const char *caption = dir_opt(d, "caption");
@@ -840,6 +842,10 @@ static void banner(const struct bundle *b, const struct site_opts *o,
 		buf_puts(out, " · bundle <a href=\"provenance.html\"><code>");
 		buf_puts_html(out, b->dir);
 		buf_puts(out, "</code></a>");
+		if (o->machines && o->machines->n > 1)
+			buf_printf(out, " · compared with <a href=\"machines.html\">%zu "
+			           "other machine%s</a>", o->machines->n - 1,
+			           o->machines->n > 2 ? "s" : "");
 		if (!o->gpu)
 			buf_puts(out, ". This machine has no GPU, so the book shows "
 			              "these recorded results; <code>make site</code> on "
@@ -1297,6 +1303,22 @@ static int runs_page(struct book *bk, struct bundle *b,
 	return rc;
 }
 
+/* machines.html, where other bundles were put beside this one. */
+static int machines_page(struct book *bk, const struct site_opts *o,
+                         const char *tmpl, const char *banner_html,
+                         struct site_stats *st)
+{
+	struct buf c = BUF_INIT, nav = BUF_INIT;
+	machines_page_html(bk, o->machines, &c);
+	toc(bk, NULL, &nav);
+	struct page pg = {"machines.html", "Machines", nav.data, banner_html,
+	                  c.data, "", "", ""};
+	int rc = page_write(o, tmpl, &pg, st);
+	buf_free(&c);
+	buf_free(&nav);
+	return rc;
+}
+
 struct chapter_summary {
 	int claims, failed, errors;
 	char *lead; /* the chapter's first sentence, plain text, or NULL */
@@ -1449,6 +1471,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	rc |= index_page(bk, o, tmpl, ban.data, sum, st);
 	rc |= machine_page(bk, b, o, tmpl, ban.data, st);
 	rc |= runs_page(bk, b, o, tmpl, ban.data, st);
+	if (o->machines && o->machines->n > 1)
+		rc |= machines_page(bk, o, tmpl, ban.data, st);
 	rc |= search_page(bk, o, tmpl, ban.data, st);
 	rc |= search_index_write(index, o);
 	cJSON_Delete(index);
