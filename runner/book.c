@@ -66,8 +66,9 @@ int book_load(const char *dir, struct book *bk)
 		struct chapter *ch = chapter_load(path);
 		free(path);
 		free(names[i]);
-		static const char *reserved[] = {"index", "provenance", "runs"};
-		for (size_t k = 0; k < 3; k++)
+		static const char *reserved[] = {"index", "provenance", "runs",
+		                                 "machines"};
+		for (size_t k = 0; k < 4; k++)
 			if (!strcmp(ch->name, reserved[k]))
 				diag_at(ch->path, 0, "the page %s.html is labbook's own; "
 				        "rename the chapter", ch->name);

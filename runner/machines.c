@@ -201,37 +201,38 @@ static const struct fact {
 	const char *expr;
 	const char *fmt;  /* for a number */
 	const char *unit; /* after it */
+	int cut;          /* show at most this many characters of a text */
 } facts[] = {
-	{"GPU", "machine.gpu", NULL, NULL},
-	{"GPUs that shared the runs", "machine.gpu_count", "%.0f", NULL},
-	{"compute capability", "machine.cc", NULL, NULL},
-	{"SMs", "machine.sm_count", "%.0f", NULL},
-	{"SM clock", "machine.sm_clock_mhz", "%.0f", "MHz"},
-	{"memory clock", "machine.mem_clock_mhz", "%.0f", "MHz"},
-	{"memory", "machine.memory_bytes / 1073741824", "%.0f", "GiB"},
-	{"L2 cache", "machine.l2_bytes / 1048576", "%.0f", "MiB"},
+	{"GPU", "machine.gpu", NULL, NULL, 0},
+	{"GPUs that shared the runs", "machine.gpu_count", "%.0f", NULL, 0},
+	{"compute capability", "machine.cc", NULL, NULL, 0},
+	{"SMs", "machine.sm_count", "%.0f", NULL, 0},
+	{"SM clock", "machine.sm_clock_mhz", "%.0f", "MHz", 0},
+	{"memory clock", "machine.mem_clock_mhz", "%.0f", "MHz", 0},
+	{"memory", "machine.memory_bytes / 1073741824", "%.0f", "GiB", 0},
+	{"L2 cache", "machine.l2_bytes / 1048576", "%.0f", "MiB", 0},
 	{"FP32 peak (lanes × 2 × clock)", "machine.peak_fp32_gflops", "%.0f",
-	 "GFLOP/s"},
+	 "GFLOP/s", 0},
 	{"DRAM bandwidth (clock × 2 × bus)", "machine.bw_theoretical_gbps", "%.0f",
-	 "GB/s"},
+	 "GB/s", 0},
 	{"FP32 peak reached on one SM",
 	 "100 * max(ilp.gflops[view=sm]) / machine.peak_fp32_gflops_sm", "%.1f",
-	 "%"},
+	 "%", 0},
 	{"FP32 reached on the chip", "max(ilp.gflops[view=chip])", "%.0f",
-	 "GFLOP/s"},
-	{"copy bandwidth", "machine.bw_copy_gbps", "%.0f", "GB/s"},
+	 "GFLOP/s", 0},
+	{"copy bandwidth", "machine.bw_copy_gbps", "%.0f", "GB/s", 0},
 	{"copy, of the DRAM bandwidth",
-	 "100 * machine.bw_copy_gbps / machine.bw_theoretical_gbps", "%.0f", "%"},
+	 "100 * machine.bw_copy_gbps / machine.bw_theoretical_gbps", "%.0f", "%", 0},
 	{"best hand-written reduction", "max(reduce.gbps[variant!=cub])", "%.0f",
-	 "GB/s"},
-	{"CUB reduction", "max(reduce.gbps[variant=cub])", "%.0f", "GB/s"},
-	{"driver", "machine.driver", NULL, NULL},
-	{"CUDA runtime", "machine.cuda_runtime", NULL, NULL},
-	{"measured on", "machine.date", NULL, NULL},
-	{"commit", "machine.commit", NULL, NULL},
-	{"Slurm job", "machine.slurm_job_id", NULL, NULL},
-	{"Slurm partition", "machine.slurm_partition", NULL, NULL},
-	{"node", "machine.slurm_node", NULL, NULL},
+	 "GB/s", 0},
+	{"CUB reduction", "max(reduce.gbps[variant=cub])", "%.0f", "GB/s", 0},
+	{"driver", "machine.driver", NULL, NULL, 0},
+	{"CUDA runtime", "machine.cuda_runtime", NULL, NULL, 0},
+	{"measured on", "machine.date", NULL, NULL, 0},
+	{"commit", "machine.commit", NULL, NULL, 12},
+	{"Slurm job", "machine.slurm_job_id", NULL, NULL, 0},
+	{"Slurm partition", "machine.slurm_partition", NULL, NULL, 0},
+	{"node", "machine.slurm_node", NULL, NULL, 0},
 };
 
 /* A fact of b as HTML into out; 0, or -1 when b has no such fact. */
@@ -243,7 +244,12 @@ static int fact_html(const struct fact *f, struct bundle *b, struct buf *out)
 	int rc = -1;
 	if (expr_eval(f->expr, b, &v, &err) == 0 && value_scalar(&v, &err) == 0 &&
 	    value_format(&v, v.type == VAL_NUM ? f->fmt : NULL, 1, &t, &err) == 0) {
-		buf_puts(out, t.data);
+		if (f->cut && t.len > (size_t)f->cut) {
+			buf_put(out, t.data, (size_t)f->cut);
+			buf_puts(out, "…");
+		} else {
+			buf_puts(out, t.data);
+		}
 		if (f->unit && v.type == VAL_NUM)
 			buf_printf(out, "%s%s", strcmp(f->unit, "%") ? " " : "", f->unit);
 		rc = 0;
