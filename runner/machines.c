@@ -576,7 +576,7 @@ int machines_chart(const struct directive *d, const char *path,
 		buf_printf(&drawn, "%s%s", drawn.len ? ", " : "", name);
 		const char *gpu = cJSON_GetStringValue(
 		    b->machine ? cJSON_GetObjectItem(b->machine, "gpu") : NULL);
-		if (gpu)
+		if (gpu && strcmp(gpu, "none"))
 			buf_printf(&drawn, " (%s)", gpu);
 	}
 
