@@ -11,7 +11,6 @@
 #include "buf.h"
 #include "exec.h"
 #include "machines.h"
-#include "machines.h"
 #include "merge.h"
 #include "ncu.h"
 #include "ptxas.h"

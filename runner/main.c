@@ -18,7 +18,6 @@
 #include "compare.h"
 #include "exec.h"
 #include "machines.h"
-#include "machines.h"
 #include "expr.h"
 #include "results.h"
 #include "site.h"
@@ -52,11 +51,6 @@ static const char usage[] =
 	"  --runs N          run every experiment in N separate processes, in rounds,\n"
 	"                    and keep the median run of each point (default: the\n"
 	"                    chapter's runs: option, else 3)\n"
-	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
-	"                    page, the claims on every machine, charts that ask\n"
-	"                    for several machines (repeatable)\n"
-	"  --strict          a claim that does not hold, on any bundle, is an\n"
-	"                    error (exit 1), not a warning\n"
 	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
 	"                    page, the claims on every machine, charts that ask\n"
 	"                    for several machines (repeatable)\n"
@@ -112,8 +106,6 @@ static int cmd_build(int argc, char **argv)
 				title = v;
 			else if (!strcmp(a, "--compare"))
 				*ARRAY_PUSH(compare, ncompare) = v;
-			else if (!strcmp(a, "--compare"))
-				*ARRAY_PUSH(compare, ncompare) = v;
 			else if (!strcmp(a, "--rerun"))
 				*ARRAY_PUSH(ro.rerun, ro.nrerun) = (char *)v;
 			else if (!strcmp(a, "-j") && (ro.jobs = atoi(v)) < 1)
@@ -135,8 +127,6 @@ static int cmd_build(int argc, char **argv)
 			ro.rerun_all = 1;
 		} else if (!strcmp(a, "--keep-going")) {
 			keep_going = 1;
-		} else if (!strcmp(a, "--strict")) {
-			strict = 1;
 		} else if (!strcmp(a, "--strict")) {
 			strict = 1;
 		} else if (!strcmp(a, "--quiet")) {

@@ -11,7 +11,6 @@
 
 #include "book.h"
 #include "machines.h"
-#include "machines.h"
 #include "results.h"
 
 struct site_opts {
