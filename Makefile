@@ -34,6 +34,8 @@ COMPARE  =
 PARTITIONS =
 # make gather: the bundles to render, the first as the base.
 BUNDLES  =
+# A centre's settings for the jobs (README, *Measuring on a cluster*).
+export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT
 
 -include config.mak
 
