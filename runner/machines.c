@@ -1,6 +1,7 @@
 #include "machines.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,52 +390,72 @@ static void speed_table(const struct book *bk, struct machine_set *ms,
 	buf_puts(out, "</tbody></table></div>\n");
 }
 
-static void claims_matrix(const struct book *bk, struct machine_set *ms,
-                          struct buf *out)
+/*
+ * The claims matrix: a row per claim, a column per machine. With
+ * differing, only the claims that do not hold on every machine. Returns
+ * the number of rows.
+ */
+static int claims_matrix(const struct book *bk, struct machine_set *ms,
+                         int differing, const char *label, struct buf *out)
 {
-	table_open(out, "claims matrix");
-	buf_puts(out, "<table class=\"records machines claims\">");
-	head_row(out, ms, "claim");
+	struct buf rows = BUF_INIT, row = BUF_INIT;
+	int n = 0;
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
 		for (size_t k = 0; k < ch->ninl; k++) {
 			const struct inline_expr *e = &ch->inl[k];
+			int all_hold = 1;
 			if (!e->check)
 				continue;
-			buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html#claim-%zu"
-			           "\">", ch->name, k);
-			buf_puts_html(out, ch->title);
-			buf_printf(out, ", line %d</a> <code>", e->line);
-			buf_puts_html(out, e->text);
-			buf_puts(out, "</code></th>");
+			buf_reset(&row);
+			buf_printf(&row, "<tr><th scope=\"row\"><a href=\"%s.html#claim-"
+			           "%zu\">", ch->name, k);
+			buf_puts_html(&row, ch->title);
+			buf_printf(&row, ", line %d</a> <code>", e->line);
+			buf_puts_html(&row, e->text);
+			buf_puts(&row, "</code></th>");
 			for (size_t m = 0; m < ms->n; m++) {
 				char *why = NULL;
-				switch (claim_eval(e, ms->b[m], &why)) {
+				enum claim_state st = claim_eval(e, ms->b[m], &why);
+				all_hold &= st == CLAIM_HOLDS;
+				switch (st) {
 				case CLAIM_HOLDS:
-					buf_puts(out, "<td><span class=\"check holds\">✓ holds"
-					              "</span></td>");
+					buf_puts(&row, "<td><span class=\"check holds\">✓ holds"
+					               "</span></td>");
 					break;
 				case CLAIM_FAILS:
-					buf_puts(out, "<td><span class=\"check fails\">✗ does "
-					              "not hold</span></td>");
+					buf_puts(&row, "<td><span class=\"check fails\">✗ does "
+					               "not hold</span></td>");
 					break;
 				case CLAIM_MISSING:
-					buf_puts(out, "<td><em>not measured on ");
-					buf_puts_html(out, ms->names[m]);
-					buf_puts(out, "</em></td>");
+					buf_puts(&row, "<td><em>not measured on ");
+					buf_puts_html(&row, ms->names[m]);
+					buf_puts(&row, "</em></td>");
 					break;
 				case CLAIM_UNKNOWN:
-					buf_puts(out, "<td title=\"");
-					buf_puts_html(out, why);
-					buf_puts(out, "\">cannot be evaluated</td>");
+					buf_puts(&row, "<td title=\"");
+					buf_puts_html(&row, why);
+					buf_puts(&row, "\">cannot be evaluated</td>");
 					break;
 				}
 				free(why);
 			}
-			buf_puts(out, "</tr>\n");
+			if (differing && all_hold)
+				continue;
+			buf_printf(&rows, "%s</tr>\n", row.data);
+			n++;
 		}
 	}
-	buf_puts(out, "</tbody></table></div>\n");
+	if (n) {
+		table_open(out, label);
+		buf_puts(out, "<table class=\"records machines claims\">");
+		head_row(out, ms, "claim");
+		buf_puts(out, rows.data);
+		buf_puts(out, "</tbody></table></div>\n");
+	}
+	buf_free(&rows);
+	buf_free(&row);
+	return n;
 }
 
 void machines_page_html(const struct book *bk, struct machine_set *ms,
@@ -465,8 +486,11 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
 	buf_puts(out, "<h2 id=\"claims\">Claims, machine by machine</h2>\n<p>Every "
 	              "claim the book checks, evaluated on each machine's numbers."
 	              " Each links to its place in the book, which shows the base."
-	              "</p>\n");
-	claims_matrix(bk, ms, out);
+	              " First the claims that do not hold on every machine:</p>\n");
+	if (!claims_matrix(bk, ms, 1, "claims that differ", out))
+		buf_puts(out, "<p>None: every claim holds on every machine.</p>\n");
+	buf_puts(out, "<h3 id=\"claims-all\">Every claim</h3>\n");
+	claims_matrix(bk, ms, 0, "claims matrix", out);
 }
 
 /* ---- charts over several machines ----------------------------------------------- */
@@ -498,6 +522,59 @@ static size_t chart_machines(const char *spec, const struct machine_set *ms,
 	}
 	free(list);
 	return n;
+}
+
+/*
+ * A limit: line ("EXPR | label") of an overlaid chart, as one line per
+ * distinct value on the machines drawn (idx, n of them), each labelled
+ * with the machines it belongs to when they differ; appended to dd's
+ * options, their text kept in owned. A machine where EXPR has no value
+ * gets no line; where none has one, the line is kept as written, for
+ * plot_render to report.
+ */
+static void chart_limits(const struct dir_opt *o, struct machine_set *ms,
+                         const size_t *idx, size_t n, struct directive *dd,
+                         char ***owned, size_t *nowned)
+{
+	char *expr = xstrdup(o->value);
+	char *bar = strchr(expr, '|');
+	if (bar)
+		*bar = '\0';
+	const char *label = str_trim(bar ? bar + 1 : expr);
+	double *vals = xcalloc(n, sizeof *vals);
+	struct buf *names = xcalloc(n, sizeof *names);
+	size_t nv = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct value v;
+		char *err = NULL;
+		if (expr_eval(expr, ms->b[idx[k]], &v, &err) == 0 &&
+		    value_scalar(&v, &err) == 0 && v.type == VAL_NUM) {
+			size_t j = 0;
+			while (j < nv && fabs(vals[j] - v.num) > 1e-3 * fabs(vals[j]))
+				j++;
+			if (j == nv)
+				vals[nv++] = v.num;
+			buf_printf(&names[j], "%s%s", names[j].len ? ", " : "",
+			           ms->names[idx[k]]);
+		}
+		value_free(&v);
+		free(err);
+	}
+	if (!nv)
+		*ARRAY_PUSH(dd->opts, dd->nopts) = *o;
+	for (size_t j = 0; j < nv; j++) {
+		char *text = nv > 1 ? xasprintf("%.10g | %s, %s", vals[j], label,
+		                                names[j].data)
+		                    : xasprintf("%.10g | %s", vals[j], label);
+		*ARRAY_PUSH(*owned, *nowned) = text;
+		*ARRAY_PUSH(dd->opts, dd->nopts) = (struct dir_opt){o->key, text,
+		                                                    o->line};
+	}
+	for (size_t j = 0; j < n; j++)
+		buf_free(&names[j]);
+	free(names);
+	free(vals);
+	free(expr);
 }
 
 int machines_chart(const struct directive *d, const char *path,
@@ -581,16 +658,27 @@ int machines_chart(const struct directive *d, const char *path,
 	}
 
 	/* The directive as written, less its where: (applied above), with
-	 * the series field named. */
+	 * the series field named, and each limit line the value on each
+	 * machine drawn. */
 	struct directive dd = *d;
-	dd.opts = xcalloc(d->nopts + 1, sizeof *dd.opts);
+	char **owned = NULL;
+	size_t nowned = 0;
+	dd.opts = NULL;
 	dd.nopts = 0;
-	for (size_t i = 0; i < d->nopts; i++)
-		if (strcmp(d->opts[i].key, "where") && strcmp(d->opts[i].key, "series"))
-			dd.opts[dd.nopts++] = d->opts[i];
-	dd.opts[dd.nopts++] = (struct dir_opt){"series", (char *)field, d->line};
+	for (size_t i = 0; i < d->nopts; i++) {
+		const struct dir_opt *o = &d->opts[i];
+		if (!strcmp(o->key, "limit"))
+			chart_limits(o, ms, idx, n, &dd, &owned, &nowned);
+		else if (strcmp(o->key, "where") && strcmp(o->key, "series"))
+			*ARRAY_PUSH(dd.opts, dd.nopts) = *o;
+	}
+	*ARRAY_PUSH(dd.opts, dd.nopts) = (struct dir_opt){"series", (char *)field,
+	                                                  d->line};
 	int rc = plot_render(&dd, path, all, site_dir, out);
 	free(dd.opts);
+	for (size_t i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
 
 	struct buf note = BUF_INIT;
 	buf_printf(&note, "Machines overlaid: %s.", drawn.len ? drawn.data : "none");
