@@ -390,6 +390,17 @@ static void speed_table(const struct book *bk, struct machine_set *ms,
 	buf_puts(out, "</tbody></table></div>\n");
 }
 
+/* An expression, HTML-escaped, that may break after its brackets, commas
+ * and dots: a long one would otherwise widen the matrix past the page. */
+static void expr_html(struct buf *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		buf_put_html(out, p, 1);
+		if (strchr("([,.", *p) && p[1] && p[1] != ' ')
+			buf_puts(out, "<wbr>");
+	}
+}
+
 /*
  * The claims matrix: a row per claim, a column per machine. With
  * differing, only the claims that do not hold on every machine. Returns
@@ -412,7 +423,7 @@ static int claims_matrix(const struct book *bk, struct machine_set *ms,
 			           "%zu\">", ch->name, k);
 			buf_puts_html(&row, ch->title);
 			buf_printf(&row, ", line %d</a> <code>", e->line);
-			buf_puts_html(&row, e->text);
+			expr_html(&row, e->text);
 			buf_puts(&row, "</code></th>");
 			for (size_t m = 0; m < ms->n; m++) {
 				char *why = NULL;
