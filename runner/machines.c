@@ -401,6 +401,48 @@ static void expr_html(struct buf *out, const char *text)
 	}
 }
 
+/* One row of the claims matrix: claim k of ch, in states st (why: the
+ * reasons, for those that cannot be evaluated). */
+static void claim_row(struct buf *out, const struct chapter *ch, size_t k,
+                      const struct machine_set *ms,
+                      const enum claim_state *st, char *const *why)
+{
+	const struct inline_expr *e = &ch->inl[k];
+	/* The page marks, and anchors, a claim it could evaluate on the
+	 * base; any other links to the page. */
+	buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html", ch->name);
+	if (st[0] == CLAIM_HOLDS || st[0] == CLAIM_FAILS)
+		buf_printf(out, "#claim-%zu", k);
+	buf_puts(out, "\">");
+	buf_puts_html(out, ch->title);
+	buf_printf(out, ", line %d</a> <code>", e->line);
+	expr_html(out, e->text);
+	buf_puts(out, "</code></th>");
+	for (size_t m = 0; m < ms->n; m++) {
+		switch (st[m]) {
+		case CLAIM_HOLDS:
+			buf_puts(out, "<td><span class=\"check holds\">✓ holds"
+			              "</span></td>");
+			break;
+		case CLAIM_FAILS:
+			buf_puts(out, "<td><span class=\"check fails\">✗ does "
+			              "not hold</span></td>");
+			break;
+		case CLAIM_MISSING:
+			buf_puts(out, "<td><em>not measured on ");
+			buf_puts_html(out, ms->names[m]);
+			buf_puts(out, "</em></td>");
+			break;
+		case CLAIM_UNKNOWN:
+			buf_puts(out, "<td title=\"");
+			buf_puts_html(out, why[m]);
+			buf_puts(out, "\">cannot be evaluated</td>");
+			break;
+		}
+	}
+	buf_puts(out, "</tr>\n");
+}
+
 /*
  * The claims matrix: a row per claim, a column per machine. With
  * differing, only the claims that do not hold on every machine. Returns
@@ -409,52 +451,29 @@ static void expr_html(struct buf *out, const char *text)
 static int claims_matrix(const struct book *bk, struct machine_set *ms,
                          int differing, const char *label, struct buf *out)
 {
-	struct buf rows = BUF_INIT, row = BUF_INIT;
+	struct buf rows = BUF_INIT;
+	enum claim_state *st = xcalloc(ms->n, sizeof *st);
+	char **why = xcalloc(ms->n, sizeof *why);
 	int n = 0;
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
 		for (size_t k = 0; k < ch->ninl; k++) {
 			const struct inline_expr *e = &ch->inl[k];
-			int all_hold = 1;
 			if (!e->check)
 				continue;
-			buf_reset(&row);
-			buf_printf(&row, "<tr><th scope=\"row\"><a href=\"%s.html#claim-"
-			           "%zu\">", ch->name, k);
-			buf_puts_html(&row, ch->title);
-			buf_printf(&row, ", line %d</a> <code>", e->line);
-			expr_html(&row, e->text);
-			buf_puts(&row, "</code></th>");
+			int all_hold = 1;
 			for (size_t m = 0; m < ms->n; m++) {
-				char *why = NULL;
-				enum claim_state st = claim_eval(e, ms->b[m], &why);
-				all_hold &= st == CLAIM_HOLDS;
-				switch (st) {
-				case CLAIM_HOLDS:
-					buf_puts(&row, "<td><span class=\"check holds\">✓ holds"
-					               "</span></td>");
-					break;
-				case CLAIM_FAILS:
-					buf_puts(&row, "<td><span class=\"check fails\">✗ does "
-					               "not hold</span></td>");
-					break;
-				case CLAIM_MISSING:
-					buf_puts(&row, "<td><em>not measured on ");
-					buf_puts_html(&row, ms->names[m]);
-					buf_puts(&row, "</em></td>");
-					break;
-				case CLAIM_UNKNOWN:
-					buf_puts(&row, "<td title=\"");
-					buf_puts_html(&row, why);
-					buf_puts(&row, "\">cannot be evaluated</td>");
-					break;
-				}
-				free(why);
+				st[m] = claim_eval(e, ms->b[m], &why[m]);
+				all_hold &= st[m] == CLAIM_HOLDS;
 			}
-			if (differing && all_hold)
-				continue;
-			buf_printf(&rows, "%s</tr>\n", row.data);
-			n++;
+			if (!differing || !all_hold) {
+				claim_row(&rows, ch, k, ms, st, why);
+				n++;
+			}
+			for (size_t m = 0; m < ms->n; m++) {
+				free(why[m]);
+				why[m] = NULL;
+			}
 		}
 	}
 	if (n) {
@@ -465,7 +484,8 @@ static int claims_matrix(const struct book *bk, struct machine_set *ms,
 		buf_puts(out, "</tbody></table></div>\n");
 	}
 	buf_free(&rows);
-	buf_free(&row);
+	free(st);
+	free(why);
 	return n;
 }
 
