@@ -35,7 +35,8 @@ PARTITIONS =
 # make gather: the bundles to render, the first as the base.
 BUNDLES  =
 # A centre's settings for the jobs (README, *Measuring on a cluster*).
-export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT
+export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT \
+       CLUSTER_SITE_FLAGS
 
 -include config.mak
 
