@@ -11,8 +11,13 @@
  *            floats.
  *
  * Bandwidth counts useful bytes only: 4 read and 4 written per element
- * copied. At stride s the buffer holds n floats and n / s are copied, so the
- * bytes that the hardware fetches around the useful ones are not counted.
+ * copied. Every point copies the same n floats (--mb MiB read, as many
+ * written), so the bytes moved are the same at every stride and the output
+ * is always several times larger than L2; at stride s the input spans
+ * s x n floats (made on the device, checked on the host against the same
+ * formula), and the bytes the hardware fetches around the useful ones are
+ * not counted. The stride kernel is a template on the stride, so that each
+ * stride's launches carry their own kernel name under Nsight Compute.
  *
  *   coalesce --mb 256 --offsets 0:32:1 --strides 1:32:x2
  */
@@ -40,15 +45,16 @@ __global__ void copy_offset(const float *__restrict__ in,
 	}
 }
 
+template <int S>
 __global__ void copy_stride(const float *__restrict__ in,
-                            float *__restrict__ out, size_t m, int stride)
+                            float *__restrict__ out, size_t m)
 {
 	size_t base = (size_t)blockIdx.x * blockDim.x * PER_THREAD + threadIdx.x;
 	float v[PER_THREAD];
 #pragma unroll
 	for (int k = 0; k < PER_THREAD; k++) {
 		size_t i = base + (size_t)k * blockDim.x;
-		v[k] = i < m ? in[i * stride] : 0.0f;
+		v[k] = i < m ? in[i * S] : 0.0f;
 	}
 #pragma unroll
 	for (int k = 0; k < PER_THREAD; k++) {
@@ -56,6 +62,23 @@ __global__ void copy_stride(const float *__restrict__ in,
 		if (i < m)
 			out[i] = v[k];
 	}
+}
+
+/* The value at index i of the strided input: exact in a float. */
+__host__ __device__ inline float strided_value(size_t i)
+{
+	uint32_t h = (uint32_t)i * 2654435761u ^ (uint32_t)(i >> 32);
+	h ^= h >> 15;
+	h *= 2246822519u;
+	h ^= h >> 13;
+	return (float)(h >> 8) * (1.0f / 16777216.0f);
+}
+
+__global__ void fill_strided(float *in, size_t n)
+{
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * blockDim.x)
+		in[i] = strided_value(i);
 }
 
 static unsigned blocks_for(size_t elems, int threads)
@@ -126,29 +149,53 @@ int main(int argc, char **argv)
 		       ok ? "" : "  WRONG");
 	}
 
-	printf("stride  copied  useful GB/s\n");
+	/* The strided copies: n floats copied at every stride, from an input
+	 * of max_stride x n floats. */
+	long max_stride = *std::max_element(strides.begin(), strides.end());
+	LAB_CHECK(cudaFree(in));
+	size_t n_span = n * (size_t)max_stride;
+	LAB_CHECK(cudaMalloc(&in, n_span * sizeof(float)));
+	fill_strided<<<4 * dev.sm_count, 256>>>(in, n_span);
+	LAB_CHECK_LAUNCH();
+	LAB_CHECK(cudaDeviceSynchronize());
+
+	printf("stride  input span  useful GB/s\n");
 	for (long s : strides) {
-		size_t m = n / (size_t)s;
-		lab::poison(out, m * sizeof(float));
-		lab::Stats st = lab::time([&] {
-			copy_stride<<<blocks_for(m, threads), threads>>>(
-			    in, out, m, (int)s);
-		}, opts);
-		LAB_CHECK(cudaMemcpy(h_out, out, m * sizeof(float),
+		lab::poison(out, n * sizeof(float));
+		auto launch = [&] {
+			unsigned g = blocks_for(n, threads);
+			switch (s) {
+			case 1: copy_stride<1><<<g, threads>>>(in, out, n); break;
+			case 2: copy_stride<2><<<g, threads>>>(in, out, n); break;
+			case 4: copy_stride<4><<<g, threads>>>(in, out, n); break;
+			case 8: copy_stride<8><<<g, threads>>>(in, out, n); break;
+			case 16: copy_stride<16><<<g, threads>>>(in, out, n); break;
+			case 32: copy_stride<32><<<g, threads>>>(in, out, n); break;
+			}
+		};
+		if (s != 1 && s != 2 && s != 4 && s != 8 && s != 16 && s != 32) {
+			fprintf(stderr, "--strides: %ld is not one of 1, 2, 4, 8, "
+			        "16, 32\n", s);
+			return 2;
+		}
+		lab::Stats st = lab::time(launch, opts);
+		LAB_CHECK(cudaMemcpy(h_out, out, n * sizeof(float),
 		                     cudaMemcpyDeviceToHost));
 		bool ok = true;
-		for (size_t i = 0; i < m && ok; i++)
-			ok = memcmp(&h_out[i], &h_in[i * s], sizeof(float)) == 0;
-		double bytes = 2.0 * m * sizeof(float);
+		for (size_t i = 0; i < n && ok; i++)
+			ok = h_out[i] == strided_value(i * (size_t)s);
+		double bytes = 2.0 * n * sizeof(float);
 		lab::Record()
 		    .set("pattern", "stride")
 		    .set("stride", s)
 		    .set("bytes", bytes)
+		    .set("span_bytes", (double)n * s * sizeof(float))
 		    .rate("gbps", bytes / 1e9, st)
 		    .set("correct", ok)
 		    .stats(st)
 		    .emit();
-		printf("%6ld  %5zu MB  %6.0f%s\n", s, m * sizeof(float) >> 20,
+		printf("%6ld  %6zu MiB  %6.0f%s\n", s,
+		       n * (size_t)s * sizeof(float) >> 20,
 		       bytes / 1e9 / (st.median_ms * 1e-3), ok ? "" : "  WRONG");
 	}
 

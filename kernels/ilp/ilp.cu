@@ -37,6 +37,29 @@ __global__ void fma_chains(float *out, float b, float c, int iters)
 	out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
+/* The same chains with the addend a compile-time constant: the SASS is
+ * FFMA Ra, Ra, Rb, imm, two register operands instead of three. */
+template <int ILP>
+__global__ void fma_chains_imm(float *out, float b, int iters)
+{
+	float a[ILP];
+#pragma unroll
+	for (int i = 0; i < ILP; i++)
+		a[i] = threadIdx.x * 1e-3f + i;
+	for (int it = 0; it < iters; it++) {
+#pragma unroll
+		for (int k = 0; k < BODY / ILP; k++)
+#pragma unroll
+			for (int i = 0; i < ILP; i++)
+				a[i] = fmaf(a[i], b, 1e-3f);
+	}
+	float s = 0;
+#pragma unroll
+	for (int i = 0; i < ILP; i++)
+		s += a[i];
+	out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
 /* One thread, one chain: cycles per dependent FMA, from clock64(). */
 __global__ void fma_latency(float *out, long long *cycles, float b, float c,
                             int n)
@@ -54,20 +77,26 @@ __global__ void fma_latency(float *out, long long *cycles, float b, float c,
 }
 
 template <int ILP>
-static void sweep(const std::vector<long> &threads, int fmas, float *out)
+static void sweep(const std::vector<long> &threads, int fmas, bool imm,
+                  float *out)
 {
 	const lab::Device &dev = lab::device();
 	int iters = fmas / BODY;
 	for (int blocks : {1, dev.sm_count}) {
 		for (long t : threads) {
 			auto launch = [&] {
-				fma_chains<ILP><<<blocks, (int)t>>>(out, 0.999f, 1e-3f,
-				                                    iters);
+				if (imm)
+					fma_chains_imm<ILP><<<blocks, (int)t>>>(
+					    out, 0.999f, iters);
+				else
+					fma_chains<ILP><<<blocks, (int)t>>>(
+					    out, 0.999f, 1e-3f, iters);
 			};
 			lab::Stats st = lab::time(launch);
 			double flops = 2.0 * iters * BODY * t * blocks;
 			lab::Record()
 			    .set("view", blocks == 1 ? "sm" : "chip")
+			    .set("operand", imm ? "imm" : "reg")
 			    .set("ilp", ILP)
 			    .set("threads", t)
 			    .set("blocks", blocks)
@@ -83,6 +112,7 @@ int main(int argc, char **argv)
 	lab::Args args(argc, argv);
 	std::vector<long> ilps = args.list("--ilp", "1,2,4,8");
 	std::vector<long> threads = args.list("--threads", "32:1024:32");
+	std::string operands = args.str("--operand", "reg,imm");
 	int fmas = (int)args.integer("--fmas", 262144);
 	const lab::Device &dev = lab::device();
 
@@ -109,17 +139,23 @@ int main(int argc, char **argv)
 	printf("dependent FMA latency: %.2f cycles\n", lat);
 	lab::Record().set("view", "latency").set("cycles", lat).emit();
 
-	for (long ilp : ilps) {
-		switch (ilp) {
-		case 1: sweep<1>(threads, fmas, out); break;
-		case 2: sweep<2>(threads, fmas, out); break;
-		case 4: sweep<4>(threads, fmas, out); break;
-		case 8: sweep<8>(threads, fmas, out); break;
-		default:
-			fprintf(stderr, "--ilp: %ld is not one of 1, 2, 4, 8\n", ilp);
-			return 2;
+	for (const char *op : {"reg", "imm"}) {
+		if (operands.find(op) == std::string::npos)
+			continue;
+		bool imm = op[0] == 'i';
+		for (long ilp : ilps) {
+			switch (ilp) {
+			case 1: sweep<1>(threads, fmas, imm, out); break;
+			case 2: sweep<2>(threads, fmas, imm, out); break;
+			case 4: sweep<4>(threads, fmas, imm, out); break;
+			case 8: sweep<8>(threads, fmas, imm, out); break;
+			default:
+				fprintf(stderr,
+				        "--ilp: %ld is not one of 1, 2, 4, 8\n", ilp);
+				return 2;
+			}
+			printf("ILP %ld, %s operand: done\n", ilp, op);
 		}
-		printf("ILP %ld: done\n", ilp);
 	}
 	LAB_CHECK(cudaFree(out));
 	LAB_CHECK(cudaFree(cycles));

@@ -19,7 +19,18 @@
  * (bw_float_gbps, ...), and the best kernel's is bw_copy_gbps, which later
  * chapters compare against.
  *
- *   machine --mb 64:2048:x2
+ * L2 bandwidth: a read-only kernel makes many passes over a buffer well
+ * inside L2 within one launch (loads marked .cg, so L1 keeps nothing), timed
+ * hot, so the launch's fixed cost is a small part of its time. The best
+ * figure on buffers of at most a quarter of L2 is bw_l2_gbps.
+ *
+ * Then the paper peaks of the FP64 pipe and of the special function unit
+ * (lanes x clock, from the CUDA C Programming Guide's throughput table) and
+ * the roofline: for arithmetic intensities from 1/16 to 256 flops per byte,
+ * min(FP32 peak, intensity x bandwidth) under the HBM (bw_copy_gbps) and
+ * the L2 (bw_l2_gbps) roofs, as records of kind "roofline".
+ *
+ *   machine --mb 64:2048:x2 --l2-mb 2,4,8,16,32
  */
 #include "lab.h"
 
@@ -70,6 +81,51 @@ __global__ void copy_float4_chunk(const float4 *__restrict__ src,
 	for (int k = 0; k < U; k++)
 		if (base + k * blockDim.x < n)
 			dst[base + k * blockDim.x] = v[k];
+}
+
+/*
+ * Read the buffer `passes` times in one launch: U independent 16-byte loads
+ * per thread in flight, .cg (cached in L2 only). The sums keep the loads
+ * alive; one store per thread, only when a sum is not finite.
+ */
+template <int U>
+__global__ void l2_read(const float4 *__restrict__ buf, size_t n4, int passes,
+                        float *out)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	float acc[U];
+#pragma unroll
+	for (int k = 0; k < U; k++)
+		acc[k] = 0;
+	for (int p = 0; p < passes; p++) {
+		for (size_t i = t; i < n4; i += U * stride) {
+#pragma unroll
+			for (int k = 0; k < U; k++) {
+				size_t j = i + k * stride;
+				float4 v = j < n4 ? __ldcg(buf + j)
+				                  : make_float4(0, 0, 0, 0);
+				acc[k] += (v.x + v.y) + (v.z + v.w);
+			}
+		}
+	}
+	float s = 0;
+#pragma unroll
+	for (int k = 0; k < U; k++)
+		s += acc[k];
+	if (!isfinite(s))
+		out[t] = s;
+}
+
+/* FP64 lanes per SM (CUDA C Programming Guide, "Arithmetic Instructions"):
+ * half the FP32 lanes on the data-centre parts, 2 on the others. */
+static int fp64_lanes(int cc)
+{
+	switch (cc) {
+	case 60: case 70: case 80: return 32;
+	case 90: case 100: return 64;
+	default: return 2;
+	}
 }
 
 /* Blocks of `threads` that fill every SM once, by the occupancy API. */
@@ -132,6 +188,7 @@ int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
 	std::vector<long> sizes_mb = args.list("--mb", "64:2048:x2");
+	std::vector<long> l2_mb = args.list("--l2-mb", "2,4,8,16,32");
 	const lab::Device &dev = lab::device();
 	print_facts(dev);
 
@@ -245,6 +302,73 @@ int main(int argc, char **argv)
 	}
 	if (copy > 0)
 		lab::Record::fact("bw_copy_gbps", copy);
+
+	/* L2: about 2 GB read per launch, whatever the buffer size. */
+	int gridl2 = full_grid(l2_read<4>, threads);
+	double l2 = 0;
+	printf("\nL2 read, hot, %d blocks of %d threads:\n", gridl2, threads);
+	printf("%10s  %7s  %10s  %9s\n", "buffer", "passes", "ms", "GB/s");
+	for (long mb : l2_mb) {
+		size_t bytes = (size_t)mb << 20;
+		if (mb <= 0 || bytes > max_bytes)
+			continue;
+		int passes = (int)std::max<size_t>(1, ((size_t)2 << 30) / bytes);
+		lab::Stats st = lab::time([&] {
+			l2_read<4><<<gridl2, threads>>>((const float4 *)src,
+			                                bytes / sizeof(float4),
+			                                passes, dst);
+		});
+		double read = (double)bytes * passes;
+		double gbps = read / 1e9 / (st.median_ms * 1e-3);
+		lab::Record()
+		    .set("kind", "l2")
+		    .set("variant", "l2 read")
+		    .set("bytes", bytes)
+		    .set("mb", mb)
+		    .set("passes", passes)
+		    .set("moved_bytes", read)
+		    .rate("gbps", read / 1e9, st)
+		    .set("correct", true)
+		    .stats(st)
+		    .emit();
+		printf("%6ld MiB  %7d  %10.3f  %9.1f\n", mb, passes, st.median_ms,
+		       gbps);
+		if (bytes <= (size_t)dev.l2_bytes / 4)
+			l2 = std::max(l2, gbps);
+	}
+	if (l2 > 0)
+		lab::Record::fact("bw_l2_gbps", l2);
+
+	/* The other pipes' paper peaks, and the roofline. */
+	double fp32 = dev.peak_fp32_gflops_sm * dev.sm_count;
+	double fp64 = fp64_lanes(dev.cc) * 2.0 * dev.clock_mhz / 1e3 * dev.sm_count;
+	double sfu = 16.0 * dev.clock_mhz / 1e3 * dev.sm_count;
+	lab::Record::fact("fp64_lanes_per_sm", fp64_lanes(dev.cc));
+	lab::Record::fact("peak_fp64_gflops", fp64);
+	lab::Record::fact("sfu_lanes_per_sm", 16);
+	lab::Record::fact("peak_sfu_gops", sfu);
+	printf("\npeaks: FP32 %.0f GFLOP/s, FP64 %.0f GFLOP/s, SFU %.0f Gop/s\n",
+	       fp32, fp64, sfu);
+	const char *roofs[] = {"HBM", "L2"};
+	double bws[] = {copy, l2};
+	for (int r = 0; r < 2; r++) {
+		if (bws[r] <= 0)
+			continue;
+		std::vector<double> ai;
+		for (double x = 1.0 / 16; x <= 256; x *= 2)
+			ai.push_back(x);
+		ai.push_back(fp32 / bws[r]); /* the ridge point */
+		std::sort(ai.begin(), ai.end());
+		for (double x : ai)
+			lab::Record()
+			    .set("kind", "roofline")
+			    .set("roof", roofs[r])
+			    .set("flops_per_byte", x)
+			    .set("gflops", std::min(fp32, x * bws[r]))
+			    .emit();
+		printf("ridge under %s: %.1f flops per byte\n", roofs[r],
+		       fp32 / bws[r]);
+	}
 
 	LAB_CHECK(cudaFree(src));
 	LAB_CHECK(cudaFree(dst));
