@@ -222,6 +222,7 @@ static const struct fact {
 	{"FP32 reached on the chip", "max(ilp.gflops[view=chip])", "%.0f",
 	 "GFLOP/s", 0},
 	{"copy bandwidth", "machine.bw_copy_gbps", "%.0f", "GB/s", 0},
+	{"L2 bandwidth", "machine.bw_l2_gbps", "%.0f", "GB/s", 0},
 	{"copy, of the DRAM bandwidth",
 	 "100 * machine.bw_copy_gbps / machine.bw_theoretical_gbps", "%.0f", "%", 0},
 	{"best hand-written reduction", "max(reduce.gbps[variant!=cub])", "%.0f",

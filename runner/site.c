@@ -148,9 +148,13 @@ static void render_inline(struct page_ctx *c, const struct inline_expr *e,
 		if (value_scalar(&v, &err) == 0 && v.type != VAL_STR) {
 			int holds = v.num != 0;
 			c->claims_failed += !holds;
-			buf_printf(out, "<span class=\"check %s\" id=\"claim-%zu\" "
-			           "title=\"", holds ? "holds" : "fails",
-			           (size_t)(e - c->ch->inl));
+			buf_printf(out, "<span class=\"check %s\" ",
+			           holds ? "holds" : "fails");
+			/* The Machines page links to each claim. */
+			if (c->o->machines && c->o->machines->n > 1)
+				buf_printf(out, "id=\"claim-%zu\" ",
+				           (size_t)(e - c->ch->inl));
+			buf_puts(out, "title=\"");
 			buf_puts_html(out, e->text);
 			buf_printf(out, "\">%s</span>",
 			           holds ? "✓ holds on this card"

@@ -9,6 +9,8 @@ chapter 01-squares.md <<'MD'
 source: kernels/sq/sq.c
 ```
 
+Four records {{check count(sq.y) == 4}}.
+
 ```{chart} c
 data: sq
 x: n
@@ -27,3 +29,6 @@ expect_same with.csv site/fig/c.csv
 expect_no_file site/machines.html
 expect_no_html squares.html "machines.html"
 expect_no_html squares.html "Machines overlaid"
+expect_html squares.html 'class="check holds" title='
+expect_no_html squares.html 'id="claim-'
+
