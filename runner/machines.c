@@ -609,6 +609,61 @@ static void chart_limits(const struct dir_opt *o, struct machine_set *ms,
 	free(expr);
 }
 
+/*
+ * The records of chart d on each machine drawn (idx, n of them), filtered
+ * by its where: on that machine, into r, each with its series field
+ * (field) renamed "VALUE · MACHINE", or "MACHINE" when the chart has no
+ * series. drawn and missing get the machines' names. 0, or -1 when the
+ * where: does not parse on a machine.
+ */
+static int overlay_records(const struct directive *d, struct machine_set *ms,
+                           const size_t *idx, size_t n, const char *field,
+                           struct exp_result *r, struct buf *drawn,
+                           struct buf *missing)
+{
+	const char *sf = dir_opt(d, "series"), *wtext = dir_opt(d, "where");
+	for (size_t k = 0; k < n; k++) {
+		struct bundle *b = ms->b[idx[k]];
+		const char *name = ms->names[idx[k]];
+		struct exp_result *src = bundle_get(b, r->id);
+		struct filter where = {0};
+		char *err = NULL;
+		if (!src->nrows) {
+			buf_printf(missing, "%s%s", missing->len ? ", " : "", name);
+			continue;
+		}
+		if (wtext && filter_parse(wtext, b, &where, &err) != 0) {
+			free(err);
+			filter_free(&where);
+			return -1;
+		}
+		for (size_t i = 0; i < src->nrows; i++) {
+			if (!filter_match(&where, src->rows[i]))
+				continue;
+			cJSON *row = cJSON_Duplicate(src->rows[i], 1);
+			const cJSON *s = cJSON_GetObjectItemCaseSensitive(row, field);
+			char *label;
+			if (sf && cJSON_IsString(s))
+				label = xasprintf("%s · %s", s->valuestring, name);
+			else if (sf && cJSON_IsNumber(s))
+				label = xasprintf("%.15g · %s", s->valuedouble, name);
+			else
+				label = xstrdup(name);
+			cJSON_DeleteItemFromObjectCaseSensitive(row, field);
+			cJSON_AddStringToObject(row, field, label);
+			free(label);
+			*ARRAY_PUSH(r->rows, r->nrows) = row;
+		}
+		filter_free(&where);
+		buf_printf(drawn, "%s%s", drawn->len ? ", " : "", name);
+		const char *gpu = cJSON_GetStringValue(
+		    b->machine ? cJSON_GetObjectItem(b->machine, "gpu") : NULL);
+		if (gpu && strcmp(gpu, "none"))
+			buf_printf(drawn, " (%s)", gpu);
+	}
+	return 0;
+}
+
 int machines_chart(const struct directive *d, const char *path,
                    struct machine_set *ms, struct bundle *base,
                    const char *site_dir, struct plot *out)
@@ -617,84 +672,37 @@ int machines_chart(const struct directive *d, const char *path,
 	if (!ms || ms->n < 2 || !spec)
 		return plot_render(d, path, base, site_dir, out);
 
-	const char *data = dir_opt(d, "data"), *sf = dir_opt(d, "series"),
-	           *wtext = dir_opt(d, "where");
+	const char *sf = dir_opt(d, "series"), *data = dir_opt(d, "data");
+	const char *field = sf ? sf : "machine";
 	size_t *idx = xcalloc(ms->n, sizeof *idx);
 	struct buf unknown = BUF_INIT, missing = BUF_INIT, drawn = BUF_INIT;
+	struct directive dd = *d;
+	char **owned = NULL;
+	size_t nowned = 0;
+	struct bundle *all = NULL;
+	int rc;
 	size_t n = chart_machines(spec, ms, idx, &unknown);
 	if (unknown.len)
 		warn_at(path, dir_opt_line(d, "machines"), "chart '%s': no bundle "
 		        "named %s among the machines compared", d->id, unknown.data);
-	if (!n) {
-		free(idx);
-		buf_free(&unknown);
-		return plot_render(d, path, base, site_dir, out);
-	}
 
-	/* One bundle in memory holds the records of every machine, each
-	 * series named by its value and the machine; the limits and the
-	 * labels stay the base's. */
-	struct bundle *all = bundle_open(base->dir);
+	/* One bundle in memory holds the records of every machine drawn. */
+	all = bundle_open(base->dir);
 	cJSON_Delete(all->machine);
 	all->machine = base->machine ? cJSON_Duplicate(base->machine, 1) : NULL;
 	struct exp_result *r = xcalloc(1, sizeof *r);
 	r->id = xstrdup(data ? data : "");
 	*ARRAY_PUSH(all->exps, all->nexps) = r;
-	const char *field = sf ? sf : "machine";
-	for (size_t k = 0; k < n; k++) {
-		struct bundle *b = ms->b[idx[k]];
-		const char *name = ms->names[idx[k]];
-		struct exp_result *src = bundle_get(b, data ? data : "");
-		struct filter where = {0};
-		char *err = NULL;
-		if (!src->nrows) {
-			buf_printf(&missing, "%s%s", missing.len ? ", " : "", name);
-			continue;
-		}
-		if (wtext && filter_parse(wtext, b, &where, &err) != 0) {
-			/* The chart of the base alone says what is wrong with it. */
-			free(err);
-			filter_free(&where);
-			bundle_free(all);
-			buf_free(&unknown);
-			buf_free(&missing);
-			buf_free(&drawn);
-			free(idx);
-			return plot_render(d, path, base, site_dir, out);
-		}
-		for (size_t i = 0; i < src->nrows; i++) {
-			if (!filter_match(&where, src->rows[i]))
-				continue;
-			cJSON *row = cJSON_Duplicate(src->rows[i], 1);
-			const cJSON *s = cJSON_GetObjectItemCaseSensitive(row, field);
-			char *label;
-			if (!sf)
-				label = xstrdup(name);
-			else if (cJSON_IsString(s))
-				label = xasprintf("%s · %s", s->valuestring, name);
-			else if (cJSON_IsNumber(s))
-				label = xasprintf("%.15g · %s", s->valuedouble, name);
-			else
-				label = xasprintf("%s", name);
-			cJSON_DeleteItemFromObjectCaseSensitive(row, field);
-			cJSON_AddStringToObject(row, field, label);
-			free(label);
-			*ARRAY_PUSH(r->rows, r->nrows) = row;
-		}
-		filter_free(&where);
-		buf_printf(&drawn, "%s%s", drawn.len ? ", " : "", name);
-		const char *gpu = cJSON_GetStringValue(
-		    b->machine ? cJSON_GetObjectItem(b->machine, "gpu") : NULL);
-		if (gpu && strcmp(gpu, "none"))
-			buf_printf(&drawn, " (%s)", gpu);
+	if (!n || overlay_records(d, ms, idx, n, field, r, &drawn, &missing) != 0) {
+		/* The chart of the base alone, which says what is wrong, if
+		 * anything is. */
+		rc = plot_render(d, path, base, site_dir, out);
+		goto out;
 	}
 
 	/* The directive as written, less its where: (applied above), with
-	 * the series field named, and each limit line the value on each
+	 * the series field named, and each limit line at its value on each
 	 * machine drawn. */
-	struct directive dd = *d;
-	char **owned = NULL;
-	size_t nowned = 0;
 	dd.opts = NULL;
 	dd.nopts = 0;
 	for (size_t i = 0; i < d->nopts; i++) {
@@ -706,11 +714,7 @@ int machines_chart(const struct directive *d, const char *path,
 	}
 	*ARRAY_PUSH(dd.opts, dd.nopts) = (struct dir_opt){"series", (char *)field,
 	                                                  d->line};
-	int rc = plot_render(&dd, path, all, site_dir, out);
-	free(dd.opts);
-	for (size_t i = 0; i < nowned; i++)
-		free(owned[i]);
-	free(owned);
+	rc = plot_render(&dd, path, all, site_dir, out);
 
 	struct buf note = BUF_INIT;
 	buf_printf(&note, "Machines overlaid: %s.", drawn.len ? drawn.data : "none");
@@ -721,6 +725,12 @@ int machines_chart(const struct directive *d, const char *path,
 		buf_printf(&note, " %s", out->note);
 	free(out->note);
 	out->note = buf_detach(&note);
+out:
+	if (dd.opts != d->opts)
+		free(dd.opts);
+	for (size_t i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
 	bundle_free(all);
 	buf_free(&unknown);
 	buf_free(&missing);
