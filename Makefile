@@ -12,7 +12,7 @@
 CC       = cc
 CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra
 LDFLAGS  =
-LDLIBS   = -lcmark-gfm-extensions -lcmark-gfm -lcjson -lxxhash -lm
+LDLIBS   = -lcmark-gfm-extensions -lcmark-gfm -lcjson -lxxhash -liberty -lm
 BUILD    = build
 SITE     = site
 TITLE    = The CUDA Execution Model, Measured

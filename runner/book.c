@@ -60,7 +60,8 @@ int book_load(const char *dir, struct book *bk)
 		if (de->d_name[0] != '.' && !strcmp(path_ext(de->d_name), ".md"))
 			*ARRAY_PUSH(names, n) = xstrdup(de->d_name);
 	closedir(dp);
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		char *path = path_join(dir, names[i]);
 		struct chapter *ch = chapter_load(path);
@@ -95,9 +96,7 @@ void book_free(struct book *bk)
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
 		free(e->id);
-		free(e->why);
-		free(e->compile_cmd);
-		free(e->run_cmd);
+		exper_build_free(e);
 	}
 	free(bk->exps);
 	for (size_t i = 0; i < bk->nchs; i++)

@@ -31,7 +31,8 @@ struct exper {
 	char *id;
 	const struct chapter *ch;
 	const struct directive *dir;
-	const char *source; /* borrowed from the directive */
+	const char *source; /* the directive's; book_run makes it the
+	                     * normalized path (source_norm) */
 	const char *args;
 	const char *flags;
 	const char *ncu;      /* metrics to read with Nsight Compute, or NULL */
@@ -43,10 +44,15 @@ struct exper {
 	int cuda;
 	int source_ok;      /* the source exists inside the project */
 
+	/* Set by book_run and owned by the exper (exper_build_free). */
 	enum exp_state state;
 	char *why;          /* a line on the state: failure, staleness */
 	char *compile_cmd;  /* printable */
-	char *run_cmd;      /* printable */
+	char *run_cmd;      /* printable, env in front */
+	char **compile_argv; /* NULL-terminated (command.h) */
+	char **run_argv;
+	char **env_words;   /* "NAME=value" */
+	char *source_norm;  /* "kernels/a/../b/b.cu" -> "kernels/b/b.cu" */
 	char key[33];
 	char source_key[33];
 	double seconds;
@@ -72,7 +78,12 @@ struct run_opts {
 	size_t output_cap;
 	int progress;     /* show progress lines */
 	int gpus;         /* run on this many GPUs at once; 0: all visible */
+	double compile_timeout; /* seconds; 0: COMPILE_TIMEOUT (compile.h) */
 };
+
+/* Limits on an experiment's options (README, "Limits"). */
+#define RUNS_MAX 100
+#define TIMEOUT_MAX 86400.0
 
 /* Load the chapters of dir. 0, or -1 when dir cannot be read (reported). */
 int book_load(const char *dir, struct book *bk);
@@ -81,11 +92,17 @@ struct exper *book_find(const struct book *bk, const char *id);
 
 /*
  * Bring results up to date in b (see above). Returns the number of
- * experiments that failed and were not allowed to.
+ * experiments that failed and were not allowed to. With o->run 0 and no
+ * compile_only, it only checks each experiment (its source, options and
+ * the bundle's inputs) and starts no process. Each experiment's state is
+ * kept in the bundle too (results_meta_load), so pages can be rendered
+ * from the bundle alone.
  */
 int book_run(struct book *bk, struct bundle *b, const struct run_opts *o);
 
-/* Fill machine.json facts that need no GPU (host, toolchain, commit). */
-void machine_add_host(cJSON *m);
+/* Mark e failed for the reason why, which it takes. */
+void exper_fail(struct exper *e, char *why);
+/* Free what book_run set in e (NULL-safe); book_free calls it. */
+void exper_build_free(struct exper *e);
 
 #endif

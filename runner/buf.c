@@ -100,6 +100,8 @@ char *buf_detach(struct buf *b)
 
 void buf_free(struct buf *b)
 {
+	if (!b)
+		return;
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;

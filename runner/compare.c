@@ -1,63 +1,106 @@
 #define _GNU_SOURCE
 #include "compare.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "buf.h"
+#include "exec.h"
 #include "util.h"
 
-static int cmp_str(const void *a, const void *b)
+/*
+ * s cut to width display columns, padded with spaces; a cut is marked
+ * with "…" so a reader knows there was more. (Columns are counted as
+ * UTF-8 characters.)
+ */
+static void put_col(const char *s, int width)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	size_t chars = 0, i = 0, cut_at = 0;
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (chars == (size_t)width - 1)
+				cut_at = i;
+			chars++;
+		}
+	if (chars <= (size_t)width) {
+		printf("%s%*s", s, width - (int)chars, "");
+		return;
+	}
+	printf("%.*s\u2026", (int)cut_at, s);
+}
+
+/*
+ * Is bundle b fit to compare: a folder with records, none of them
+ * malformed, and a readable machine.json where there is one? 0, or -1
+ * (reported).
+ */
+static int bundle_fit(struct bundle *b, char **ids, size_t n)
+{
+	int rc = 0;
+	if (b->machine_bad)
+		rc = -1; /* reported by bundle_open */
+	if (!n) {
+		diag_at(b->dir, 0, "no records in this bundle; nothing to compare");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct exp_result *r = bundle_get(b, ids[i]);
+		if (r->error) {
+			diag("%s", r->error);
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 int compare_bundles(struct bundle *a, struct bundle *b,
                     const struct compare_opts *o)
 {
-	DIR *dp = opendir(a->dir);
-	if (!dp) {
-		diag("cannot read bundle %s", a->dir);
+	char **ids = NULL, **ids_b = NULL;
+	size_t nids = 0, nb = 0;
+	if (bundle_list(a, &ids, &nids) != 0 || bundle_list(b, &ids_b, &nb) != 0) {
+		argv_free(ids);
+		argv_free(ids_b);
 		return -1;
 	}
-	char **ids = NULL;
-	size_t nids = 0;
-	struct dirent *de;
-	while ((de = readdir(dp))) {
-		size_t n = strlen(de->d_name);
-		if (n > 6 && !strcmp(de->d_name + n - 6, ".jsonl"))
-			*ARRAY_PUSH(ids, nids) = xstrndup(de->d_name, n - 6);
+	int fit = bundle_fit(a, ids, nids);
+	if (bundle_fit(b, ids_b, nb) != 0)
+		fit = -1;
+	argv_free(ids_b);
+	if (fit != 0) {
+		argv_free(ids);
+		return -1;
 	}
-	closedir(dp);
-	qsort(ids, nids, sizeof *ids, cmp_str);
 
 	int above = 0;
 	size_t judged = 0, shown = 0, nhost = 0;
 	double worst = 0, host_worst = 0;
 	char *worst_at = xstrdup("(none)");
+	printf("A = %s, B = %s; diff = (B - A) / A of the median times: "
+	       "positive means B is slower\n", a->dir, b->dir);
 	printf("%-12s %-48s %10s %10s %8s\n", "experiment", "point", "A ms", "B ms",
 	       "diff");
 	for (size_t i = 0; i < nids; i++) {
 		struct exp_result *ra = bundle_get(a, ids[i]), *rb = bundle_get(b, ids[i]);
 		if (!rb->nrows) {
-			printf("%-12s (only in %s)\n", ids[i], a->dir);
+			put_col(ids[i], 12);
+			printf(" (only in %s)\n", a->dir);
 			continue;
 		}
 		size_t n = ra->nrows < rb->nrows ? ra->nrows : rb->nrows;
 		double exp_worst = 0;
 		size_t exp_n = 0;
 		for (size_t k = 0; k < n; k++) {
-			const cJSON *ma = cJSON_GetObjectItem(ra->rows[k], "median_ms");
-			const cJSON *mb = cJSON_GetObjectItem(rb->rows[k], "median_ms");
+			const cJSON *ma = cJSON_GetObjectItem(ra->rows[k], RECORD_MEDIAN);
+			const cJSON *mb = cJSON_GetObjectItem(rb->rows[k], RECORD_MEDIAN);
 			if (!cJSON_IsNumber(ma) || !cJSON_IsNumber(mb))
 				continue;
 			char *pa = record_params(ra->rows[k]);
 			if (!record_same_point(ra->rows[k], rb->rows[k])) {
 				char *pb = record_params(rb->rows[k]);
-				printf("%-12s #%zu differs in its parameters: %s | %s\n",
-				       ids[i], k, pa, pb);
+				put_col(ids[i], 12);
+				printf(" #%zu differs in its parameters: %s | %s\n", k, pa, pb);
 				free(pa);
 				free(pb);
 				continue;
@@ -67,15 +110,18 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 			int judge = x >= o->min_ms && y >= o->min_ms;
 			/* A copy through the host's CPU measures the host: it is
 			 * shown, and counted apart. */
-			int host = cJSON_IsTrue(cJSON_GetObjectItem(ra->rows[k], "host_bound")) ||
-			           cJSON_IsTrue(cJSON_GetObjectItem(rb->rows[k], "host_bound"));
+			int host = record_host_bound(ra->rows[k]) ||
+			           record_host_bound(rb->rows[k]);
 			if (host && judge) {
 				nhost++;
 				if (fabs(d) > fabs(host_worst))
 					host_worst = d;
-				if (o->all)
-					printf("%-12s %-48.48s %10.4f %10.4f %+7.2f%%  (host)\n",
-					       ids[i], pa, x, y, d);
+				if (o->all) {
+					put_col(ids[i], 12);
+					putchar(' ');
+					put_col(pa, 48);
+					printf(" %10.4f %10.4f %+7.2f%%  (host)\n", x, y, d);
+				}
 				free(pa);
 				continue;
 			}
@@ -93,26 +139,31 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 			}
 			above += bad;
 			if (o->all || bad) {
-				printf("%-12s %-48.48s %10.4f %10.4f %+7.2f%%%s\n", ids[i], pa,
-				       x, y, d, bad ? "  <-- over" : judge ? "" : "  (short)");
+				put_col(ids[i], 12);
+				putchar(' ');
+				put_col(pa, 48);
+				printf(" %10.4f %10.4f %+7.2f%%%s\n", x, y, d,
+				       bad ? "  <-- over" : judge ? "" : "  (short)");
 				shown++;
 			}
 			free(pa);
 		}
 		if (exp_n)
-			printf("%-12s %zu points of at least %.3f ms, largest %+.2f%%\n",
-			       ids[i], exp_n, o->min_ms, exp_worst);
+		{
+			put_col(ids[i], 12);
+			printf(" %zu point%s of at least %.3f ms, largest %+.2f%%\n",
+			       exp_n, plural(exp_n), o->min_ms, exp_worst);
+		}
 	}
-	printf("summary: %zu points compared, largest difference %+.2f%% (%s), "
-	       "%d over %.1f%%", judged, worst, worst_at, above, o->max_diff);
+	printf("summary: %zu point%s compared, largest difference %+.2f%% (%s), "
+	       "%d over %.1f%%", judged, plural(judged), worst, worst_at, above,
+	       o->max_diff);
 	if (nhost)
-		printf("; %zu host-bound points not judged, largest %+.2f%%", nhost,
-		       host_worst);
+		printf("; %zu host-bound point%s not judged, largest %+.2f%%", nhost,
+		       plural(nhost), host_worst);
 	printf("\n");
 	free(worst_at);
-	for (size_t i = 0; i < nids; i++)
-		free(ids[i]);
-	free(ids);
+	argv_free(ids);
 	(void)shown;
 	return above;
 }

@@ -14,7 +14,11 @@ struct compare_opts {
 	int all;         /* print every point, not only the notable ones */
 };
 
-/* Print the comparison; returns the number of judged points above max_diff. */
+/*
+ * Print the comparison; returns the number of judged points above
+ * max_diff, or -1 when either bundle is missing, has no records, or has a
+ * malformed records file or machine.json (reported).
+ */
 int compare_bundles(struct bundle *a, struct bundle *b,
                     const struct compare_opts *o);
 

@@ -1,6 +1,12 @@
 /*
  * exec.h - run programs: with a timeout, in their own process group, with
- * their stdout and stderr captured together (up to a cap).
+ * their stdout and stderr captured together (up to a cap). Programs are
+ * started from argv arrays, never through a shell.
+ *
+ * Waiting never sleeps: labbook blocks in poll on the output pipe, a pidfd
+ * for the child's exit and a pipe that SIGINT and SIGTERM write to, so it
+ * wakes the moment any of them happens. (On a kernel without pidfd, the
+ * wait for an exit is cut into 20 ms slices.)
  */
 #ifndef LB_EXEC_H
 #define LB_EXEC_H
@@ -17,6 +23,9 @@ struct run_result {
 	char *out;      /* captured text (owned; free it) */
 	size_t out_len;
 	size_t dropped; /* bytes past the cap, not kept */
+	int escaped;    /* a process it started left its process group
+	                 * (setsid) and still held its output when it exited;
+	                 * it was not killed */
 };
 
 /*
@@ -28,17 +37,45 @@ struct run_result {
 int exec_run(char *const argv[], char *const env[], double timeout,
              size_t cap, struct run_result *r);
 
+/* A program started in the background (parallel compiles). */
+struct exec_proc {
+	pid_t pid;      /* 0: the slot is free */
+	int pidfd;
+	double start, timeout;
+	int done;       /* it ended and was reaped; status says how */
+	int status;     /* as from waitpid */
+	int timed_out;  /* killed at its timeout */
+	int interrupted; /* killed because labbook was interrupted */
+};
+
 /*
- * Start argv with stdout and stderr appended to log_path; the caller reaps
- * it with waitpid. Returns the pid, or -1 (reported).
+ * Start argv in its own process group with stdout and stderr written to
+ * log_path. 0, or -1 (reported).
  */
-pid_t exec_spawn(char *const argv[], const char *log_path);
+int exec_start(struct exec_proc *p, char *const argv[], const char *log_path,
+               double timeout);
+/*
+ * Wait until one of the started processes in ps[0..n) ends, passes its
+ * timeout (its group is killed) or labbook is asked to stop (every group
+ * is killed). Returns the index of one that is done (reaped), or -1 when
+ * none is running.
+ */
+int exec_wait_any(struct exec_proc *ps, size_t n);
+/* Release what exec_start took; the slot becomes free. NULL-safe. */
+void exec_proc_close(struct exec_proc *p);
 
 /* Output of a short command, or NULL if it failed to run or exit 0. */
 char *exec_capture(char *const argv[], double timeout);
 
-/* Split a command-line string into words, honouring quotes. */
+/*
+ * Split a command-line string into words with the shell's quoting rules
+ * ('...', "...", backslash), but no shell: nothing is expanded. Returns a
+ * NULL-terminated array (caller frees with argv_free); *n gets the count.
+ */
 char **argv_split(const char *s, size_t *n);
+/* Append the words of s (argv_split) to the NULL-terminated-to-be array
+ * *argv of *n words, built by ARRAY_PUSH. */
+void argv_append_split(char ***argv, size_t *n, const char *s);
 void argv_free(char **argv);
 /* Words joined for display, quoted where needed. Caller frees. */
 char *argv_join(char *const argv[]);
@@ -47,5 +84,8 @@ char *argv_join(char *const argv[]);
 void exec_catch_signals(void);
 /* Was labbook asked to stop? (the signal number, or 0) */
 int exec_stopping(void);
+/* In a process labbook forked to work on its own (a GPU worker): take a
+ * wake-up pipe of its own, so the parent's signals do not wake it. */
+void exec_forked(void);
 
 #endif

@@ -34,8 +34,7 @@ static int marked(const char *line, size_t n, const char *marks)
 int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
                  const char *kernel, const char *marks, char **err)
 {
-	char *path = xasprintf("%s/%s.sass", b->dir, exp);
-	char *text = file_read(path, NULL);
+	char *text = bundle_listing_read(b, exp);
 	int rc = -1;
 	if (!text) {
 		*err = xasprintf("no SASS recorded for experiment '%s' (it is "
@@ -49,7 +48,18 @@ int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
 	     p = strstr(p + 1, "Function : ")) {
 		size_t n = strcspn(p + 11, "\n\r");
 		char *mangled = xstrndup(p + 11, n);
-		char *name = kernel_name(str_trim(mangled));
+		/* Listings recorded now carry the demangled name on the next line;
+		 * older ones are demangled here, in-process. */
+		const char *next_line = p + 11 + n + (p[11 + n] ? 1 : 0);
+		next_line += strspn(next_line, " \t");
+		char *name;
+		if (str_starts(next_line, SASS_DEMANGLED)) {
+			char *full = str_first_line(next_line + strlen(SASS_DEMANGLED));
+			name = kernel_short_name(full);
+			free(full);
+		} else {
+			name = kernel_name(str_trim(mangled));
+		}
 		buf_printf(&names, "%s%s", names.len ? ", " : "", name);
 		if (!start && !strcmp(name, kernel)) {
 			start = p + 11 + n;
@@ -103,6 +113,5 @@ int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
 	rc = 0;
 out:
 	free(text);
-	free(path);
 	return rc;
 }

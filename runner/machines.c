@@ -686,13 +686,15 @@ int machines_chart(const struct directive *d, const char *path,
 		warn_at(path, dir_opt_line(d, "machines"), "chart '%s': no bundle "
 		        "named %s among the machines compared", d->id, unknown.data);
 
-	/* One bundle in memory holds the records of every machine drawn. */
+	/* A second copy of the base, in memory, holds the records of every
+	 * machine drawn in place of the base's own. */
 	all = bundle_open(base->dir);
-	cJSON_Delete(all->machine);
-	all->machine = base->machine ? cJSON_Duplicate(base->machine, 1) : NULL;
-	struct exp_result *r = xcalloc(1, sizeof *r);
-	r->id = xstrdup(data ? data : "");
-	*ARRAY_PUSH(all->exps, all->nexps) = r;
+	struct exp_result *r = bundle_get(all, data ? data : "");
+	for (size_t i = 0; i < r->nrows; i++)
+		cJSON_Delete(r->rows[i]);
+	free(r->rows);
+	r->rows = NULL;
+	r->nrows = 0;
 	if (!n || overlay_records(d, ms, idx, n, field, r, &drawn, &missing) != 0) {
 		/* The chart of the base alone, which says what is wrong, if
 		 * anything is. */
@@ -737,22 +739,4 @@ out:
 	buf_free(&drawn);
 	free(idx);
 	return rc;
-}
-
-/* ---- the batch job ------------------------------------------------------------- */
-
-void machines_batch_facts(cJSON *m)
-{
-	static const char *const vars[][2] = {
-		{"SLURM_JOB_ID", "slurm_job_id"},
-		{"SLURM_JOB_PARTITION", "slurm_partition"},
-		{"SLURMD_NODENAME", "slurm_node"},
-		{"SLURM_CLUSTER_NAME", "slurm_cluster"},
-	};
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-		const char *v = getenv(vars[i][0]);
-		cJSON_DeleteItemFromObject(m, vars[i][1]);
-		if (v && *v)
-			cJSON_AddStringToObject(m, vars[i][1], v);
-	}
 }

@@ -71,11 +71,4 @@ int machines_chart(const struct directive *d, const char *path,
                    struct machine_set *ms, struct bundle *base,
                    const char *site_dir, struct plot *out);
 
-/*
- * The batch job that measured, from the environment: slurm_job_id,
- * slurm_partition, slurm_node and slurm_cluster into machine.json m
- * (removed when the build ran outside a job).
- */
-void machines_batch_facts(cJSON *m);
-
 #endif

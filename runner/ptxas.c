@@ -2,11 +2,11 @@
 #include "ptxas.h"
 
 #include <cjson/cJSON.h>
+#include <libiberty/demangle.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "buf.h"
-#include "exec.h"
 #include "util.h"
 
 char *kernel_short_name(const char *demangled)
@@ -31,12 +31,20 @@ char *kernel_short_name(const char *demangled)
 	return xstrndup(s, (size_t)(p - s));
 }
 
+char *kernel_demangle(const char *mangled)
+{
+	char *name = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES);
+	if (!name)
+		return xstrdup(mangled);
+	/* libiberty allocates with malloc; hand back our own copy. */
+	char *copy = xstrdup(name);
+	free(name);
+	return copy;
+}
+
 char *kernel_name(const char *mangled)
 {
-	char *argv[] = {"c++filt", (char *)mangled, NULL};
-	char *out = exec_capture(argv, 10);
-	char *name = out ? str_first_line(out) : xstrdup(mangled);
-	free(out);
+	char *name = kernel_demangle(mangled);
 	char *r = kernel_short_name(name);
 	free(name);
 	return r;
@@ -170,6 +178,18 @@ char *sass_clean(const char *dump)
 		const char *q = p;
 		while (q < p + n && (*q == ' ' || *q == '\t'))
 			q++;
+		if (!strncmp(q, "Function : ", 11)) {
+			/* The name a reader looks for, demangled once, here. */
+			char *mangled = xstrndup(q + 11, (size_t)(p + n - q - 11));
+			char *name = kernel_demangle(str_trim(mangled));
+			buf_put(&out, p, n);
+			buf_printf(&out, "\n%.*s" SASS_DEMANGLED "%s\n", (int)(q - p), p,
+			           name);
+			free(name);
+			free(mangled);
+			p += n + (p[n] ? 1 : 0);
+			continue;
+		}
 		/* Lines holding only the second half of an encoding carry nothing. */
 		int encoding = q + 4 < p + n && !strncmp(q, "/* 0x", 5);
 		if (!encoding) {

@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 #include "results.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,13 +9,138 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "exec.h"
 #include "util.h"
+
+/* ---- the index: id -> result, open addressing ------------------------------ */
+
+struct bundle_index {
+	size_t cap;   /* a power of two */
+	size_t *slot; /* index into exps, plus one; 0 is empty */
+};
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void index_put(struct bundle *b, size_t i)
+{
+	struct bundle_index *ix = b->index;
+	if (!ix) {
+		ix = b->index = xcalloc(1, sizeof *ix);
+	}
+	if (2 * (b->nexps) > ix->cap) {
+		size_t cap = ix->cap ? 2 * ix->cap : 64;
+		while (2 * b->nexps > cap)
+			cap *= 2;
+		free(ix->slot);
+		ix->slot = xcalloc(cap, sizeof *ix->slot);
+		ix->cap = cap;
+		for (size_t k = 0; k < b->nexps; k++) {
+			if (k == i)
+				continue;
+			size_t h = str_hash(b->exps[k]->id) & (cap - 1);
+			while (ix->slot[h])
+				h = (h + 1) & (cap - 1);
+			ix->slot[h] = k + 1;
+		}
+	}
+	size_t h = str_hash(b->exps[i]->id) & (ix->cap - 1);
+	while (ix->slot[h])
+		h = (h + 1) & (ix->cap - 1);
+	ix->slot[h] = i + 1;
+}
+
+static struct exp_result *index_get(const struct bundle *b, const char *id)
+{
+	const struct bundle_index *ix = b->index;
+	if (!ix)
+		return NULL;
+	for (size_t h = str_hash(id) & (ix->cap - 1); ix->slot[h];
+	     h = (h + 1) & (ix->cap - 1))
+		if (!strcmp(b->exps[ix->slot[h] - 1]->id, id))
+			return b->exps[ix->slot[h] - 1];
+	return NULL;
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+static const char *file_ext[] = {
+	[BF_RECORDS] = ".jsonl", [BF_OUTPUT] = ".out", [BF_META] = ".meta.json",
+	[BF_ERROR] = ".error.json", [BF_LISTING] = ".sass",
+};
+
+char *bundle_path(const struct bundle *b, const char *id, enum bundle_file f)
+{
+	return xasprintf("%s/%s%s", b->dir, id, file_ext[f]);
+}
+
+char *bundle_scratch_dir(const struct bundle *b)
+{
+	return path_join(b->dir, ".tmp");
+}
+
+char *bundle_machine_path(const struct bundle *b)
+{
+	return path_join(b->dir, "machine.json");
+}
+
+char *derived_id(const char *id, enum derived d)
+{
+	static const char *suffix[] = {"_ptxas", "_sass", "_ncu"};
+	return xasprintf("%s%s", id, suffix[d]);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int bundle_list(const struct bundle *b, char ***ids, size_t *n)
+{
+	*ids = NULL;
+	*n = 0;
+	DIR *dp = opendir(b->dir);
+	if (!dp) {
+		diag_at(b->dir, 0, "cannot read the bundle: %s", strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		if (de->d_name[0] != '.' && len > 6 &&
+		    !strcmp(de->d_name + len - 6, file_ext[BF_RECORDS]))
+			*ARRAY_PUSH(*ids, *n) = xstrndup(de->d_name, len - 6);
+	}
+	closedir(dp);
+	if (*n)
+		qsort(*ids, *n, sizeof **ids, cmp_str);
+	*ARRAY_PUSH(*ids, *n) = NULL;
+	(*n)--;
+	return 0;
+}
+
+char *bundle_listing_read(const struct bundle *b, const char *id)
+{
+	char *path = bundle_path(b, id, BF_LISTING);
+	char *why = NULL;
+	char *text = file_read_regular(path, 64u << 20, NULL, &why);
+	free(why);
+	free(path);
+	return text;
+}
+
+/* ---- reading ---------------------------------------------------------------- */
 
 struct bundle *bundle_open(const char *dir)
 {
 	struct bundle *b = xcalloc(1, sizeof *b);
 	b->dir = xstrdup(dir);
-	char *path = path_join(dir, "machine.json");
+	char *path = bundle_machine_path(b);
 	char *text = file_read(path, NULL);
 	if (text) {
 		b->machine = cJSON_Parse(text);
@@ -21,6 +148,7 @@ struct bundle *bundle_open(const char *dir)
 			diag_at(path, 0, "not a JSON object; delete it to re-measure");
 			cJSON_Delete(b->machine);
 			b->machine = NULL;
+			b->machine_bad = 1;
 		}
 	}
 	free(text);
@@ -40,6 +168,7 @@ static void exp_result_clear(struct exp_result *r)
 	r->rows = NULL;
 	r->nrows = 0;
 	r->error = r->out = NULL;
+	r->out_len = 0;
 	r->meta = r->failure = NULL;
 }
 
@@ -53,121 +182,78 @@ void bundle_free(struct bundle *b)
 		free(b->exps[i]);
 	}
 	free(b->exps);
+	if (b->index)
+		free(b->index->slot);
+	free(b->index);
 	cJSON_Delete(b->machine);
 	free(b->dir);
 	free(b);
 }
 
-static char *exp_path(const struct bundle *b, const char *id, const char *ext)
-{
-	return xasprintf("%s/%s%s", b->dir, id, ext);
-}
-
 static cJSON *read_json(const char *path)
 {
-	char *text = file_read(path, NULL);
-	if (!text)
+	char *why = NULL;
+	char *text = file_read_regular(path, RESULTS_RECORDS_CAP, NULL, &why);
+	if (!text) {
+		if (errno != ENOENT && why && !strstr(why, "No such file"))
+			warn_at(path, 0, "%s; ignored", why);
+		free(why);
 		return NULL;
+	}
 	cJSON *v = cJSON_Parse(text);
-	if (!v)
-		warn_at(path, 0, "not valid JSON; ignored");
+	if (!v || !cJSON_IsObject(v)) {
+		warn_at(path, 0, "not a JSON object; ignored");
+		cJSON_Delete(v);
+		v = NULL;
+	}
 	free(text);
 	return v;
-}
-
-static int row_check(const cJSON *row, char **why)
-{
-	if (!cJSON_IsObject(row)) {
-		*why = xstrdup("a record must be a JSON object");
-		return -1;
-	}
-	const cJSON *f;
-	cJSON_ArrayForEach(f, row)
-	{
-		if (cJSON_IsArray(f) || cJSON_IsObject(f)) {
-			*why = xasprintf("field '%s' is %s; records hold numbers, "
-			                 "strings, booleans and null", f->string,
-			                 cJSON_IsArray(f) ? "an array" : "an object");
-			return -1;
-		}
-		if (cJSON_IsNumber(f) && !isfinite(f->valuedouble)) {
-			*why = xasprintf("field '%s' is not a finite number", f->string);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int records_parse(const char *text, cJSON ***rows, size_t *nrows, char **err)
-{
-	int line = 0;
-	*err = NULL;
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char *l = xstrndup(p, n);
-		p += n + (nl ? 1 : 0);
-		line++;
-		if (!*str_trim(l)) {
-			free(l);
-			continue;
-		}
-		const char *end = NULL;
-		cJSON *row = cJSON_ParseWithOpts(l, &end, 1);
-		char *why = NULL;
-		if (!row)
-			why = xasprintf("malformed JSON near '%.20s'",
-			                end && *end ? end : l);
-		else
-			row_check(row, &why);
-		free(l);
-		if (why) {
-			cJSON_Delete(row);
-			*err = xasprintf("line %d: %s", line, why);
-			free(why);
-			return -1;
-		}
-		*ARRAY_PUSH(*rows, *nrows) = row;
-	}
-	return 0;
 }
 
 static void exp_result_load(struct bundle *b, struct exp_result *r)
 {
 	const char *id = r->id;
+	char *why = NULL;
+	size_t len = 0;
 
-	char *path = exp_path(b, id, ".jsonl");
-	char *text = file_read(path, NULL);
+	char *path = bundle_path(b, id, BF_RECORDS);
+	char *text = file_read_regular(path, RESULTS_RECORDS_CAP, &len, &why);
 	if (text) {
 		char *err;
-		if (records_parse(text, &r->rows, &r->nrows, &err) != 0) {
+		if (records_parse_n(text, len, &r->rows, &r->nrows, &err) != 0) {
 			r->error = xasprintf("%s:%s", path, err);
-			diag("%s", r->error);
 			free(err);
 		}
+	} else if (why && file_exists(path)) {
+		r->error = xasprintf("%s: %s", path, why);
 	}
+	free(why);
 	free(text);
 	free(path);
 
-	path = exp_path(b, id, ".out");
-	r->out = file_read(path, &r->out_len);
+	path = bundle_path(b, id, BF_OUTPUT);
+	why = NULL;
+	r->out = file_read_regular(path, 4 * (size_t)RESULTS_OUTPUT_CAP, &r->out_len,
+	                           &why);
+	free(why);
 	free(path);
-	path = exp_path(b, id, ".meta.json");
+	path = bundle_path(b, id, BF_META);
 	r->meta = read_json(path);
 	free(path);
-	path = exp_path(b, id, ".error.json");
+	path = bundle_path(b, id, BF_ERROR);
 	r->failure = read_json(path);
 	free(path);
 }
 
 struct exp_result *bundle_get(struct bundle *b, const char *id)
 {
-	for (size_t i = 0; i < b->nexps; i++)
-		if (!strcmp(b->exps[i]->id, id))
-			return b->exps[i];
-	struct exp_result *r = xcalloc(1, sizeof *r);
+	struct exp_result *r = index_get(b, id);
+	if (r)
+		return r;
+	r = xcalloc(1, sizeof *r);
 	*ARRAY_PUSH(b->exps, b->nexps) = r;
 	r->id = xstrdup(id);
+	index_put(b, b->nexps - 1);
 	exp_result_load(b, r);
 	return r;
 }
@@ -178,7 +264,7 @@ void bundle_reload(struct bundle *b)
 		exp_result_clear(b->exps[i]);
 		exp_result_load(b, b->exps[i]);
 	}
-	char *path = path_join(b->dir, "machine.json");
+	char *path = bundle_machine_path(b);
 	cJSON *m = read_json(path);
 	free(path);
 	if (m) {
@@ -186,6 +272,122 @@ void bundle_reload(struct bundle *b)
 		b->machine = m;
 	}
 }
+
+/* ---- meta ------------------------------------------------------------------- */
+
+static char *meta_dup(const cJSON *o, const char *key)
+{
+	const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+static double meta_num(const cJSON *o, const char *key, double def)
+{
+	const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+/* An array of strings as a NULL-terminated argv; from the printable
+ * string (split) when the array is not there. */
+static char **meta_argv(const cJSON *o, const char *key, const char *str_key)
+{
+	const cJSON *a = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+	if (cJSON_IsArray(a)) {
+		char **argv = NULL;
+		size_t n = 0;
+		const cJSON *w;
+		cJSON_ArrayForEach(w, a)
+			if (cJSON_IsString(w))
+				*ARRAY_PUSH(argv, n) = xstrdup(w->valuestring);
+		*ARRAY_PUSH(argv, n) = NULL;
+		return argv;
+	}
+	const cJSON *s = o && str_key ? cJSON_GetObjectItemCaseSensitive(o, str_key)
+	                              : NULL;
+	return argv_split(cJSON_IsString(s) ? s->valuestring : "", NULL);
+}
+
+const char *result_state_name(enum result_state s)
+{
+	switch (s) {
+	case RESULT_MISSING: return "not measured";
+	case RESULT_RECORDED: return "recorded";
+	case RESULT_CACHED: return "cached";
+	case RESULT_FRESH: return "fresh";
+	case RESULT_FAILED: return "failed";
+	}
+	return "";
+}
+
+void results_meta_load(struct bundle *b, const char *id, struct result_meta *m)
+{
+	struct exp_result *r = bundle_get(b, id);
+	const cJSON *meta = r->meta, *fail = r->failure;
+	memset(m, 0, sizeof *m);
+	m->state = meta ? RESULT_RECORDED : RESULT_MISSING;
+	char *state = meta_dup(meta, "state");
+	if (state && !strcmp(state, "fresh"))
+		m->state = RESULT_FRESH;
+	else if (state && !strcmp(state, "cached"))
+		m->state = RESULT_CACHED;
+	free(state);
+	m->date = meta_dup(meta, "date");
+	m->source = meta_dup(meta ? meta : fail, "source");
+	m->gpu_uuid = meta_dup(meta, "gpu_uuid");
+	m->seconds = meta_num(meta, "seconds", 0);
+	m->exit_status = (int)meta_num(meta, "exit_status", 0);
+	m->runs = (int)meta_num(meta, "runs", 1);
+	const cJSON *cut = meta ? cJSON_GetObjectItemCaseSensitive(meta, "output_cut")
+	                        : NULL;
+	m->output_cut = cJSON_IsTrue(cut);
+	/* The commands of a failed attempt are the newer ones; a compile
+	 * failure has no run command, which the good run's meta gives. */
+	const cJSON *cc = fail && cJSON_HasObjectItem(fail, "compile") ? fail : meta;
+	const cJSON *rc = fail && cJSON_HasObjectItem(fail, "run_argv") ? fail : meta;
+	m->compile_argv = meta_argv(cc, "compile_argv", "compile");
+	m->run_argv = meta_argv(rc, "run_argv", "command");
+	m->env = meta_argv(rc, "env", NULL);
+	m->compile_cmd = meta_dup(cc, "compile");
+	if (!m->compile_cmd)
+		m->compile_cmd = m->compile_argv[0] ? argv_join(m->compile_argv)
+		                                    : xstrdup("");
+	m->run_cmd = meta_dup(rc, "command");
+	if (!m->run_cmd)
+		m->run_cmd = m->run_argv[0] ? argv_join(m->run_argv) : xstrdup("");
+	if (fail) {
+		m->state = RESULT_FAILED;
+		m->failed_date = meta_dup(fail, "date");
+		m->failed_stage = meta_dup(fail, "stage");
+		m->failed_output = meta_dup(fail, "output");
+		m->why = meta_dup(fail, "why");
+		if (!m->why)
+			m->why = xstrdup(m->failed_stage &&
+			                         !strcmp(m->failed_stage, "compile")
+			                     ? "compile error"
+			                     : "failed");
+	}
+}
+
+void results_meta_free(struct result_meta *m)
+{
+	if (!m)
+		return;
+	free(m->date);
+	free(m->why);
+	free(m->failed_date);
+	free(m->failed_stage);
+	free(m->failed_output);
+	argv_free(m->compile_argv);
+	argv_free(m->run_argv);
+	argv_free(m->env);
+	free(m->compile_cmd);
+	free(m->run_cmd);
+	free(m->source);
+	free(m->gpu_uuid);
+	memset(m, 0, sizeof *m);
+}
+
+/* ---- writing ------------------------------------------------------------------ */
 
 char *json_print(const cJSON *v)
 {
@@ -197,29 +399,39 @@ char *json_print(const cJSON *v)
 	return s;
 }
 
-static int write_json(const char *path, const cJSON *v)
+static char *json_text(const cJSON *v, size_t *len)
 {
 	char *s = json_print(v);
 	struct buf b = BUF_INIT;
 	buf_puts(&b, s);
 	buf_putc(&b, '\n');
 	free(s);
-	int rc = file_write_atomic(path, b.data, b.len);
-	buf_free(&b);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+static int write_json(const char *path, const cJSON *v)
+{
+	size_t len;
+	char *text = json_text(v, &len);
+	int rc = file_write_atomic(path, text, len);
+	free(text);
 	return rc;
 }
 
 int bundle_set_machine(struct bundle *b, cJSON *m)
 {
 	if (mkdir_p(b->dir) != 0) {
-		cJSON_Delete(m);
+		if (b->machine != m)
+			cJSON_Delete(m);
 		return -1;
 	}
 	if (b->machine != m) {
 		cJSON_Delete(b->machine);
 		b->machine = m;
 	}
-	char *path = path_join(b->dir, "machine.json");
+	b->machine_bad = 0;
+	char *path = bundle_machine_path(b);
 	int rc = write_json(path, m);
 	free(path);
 	return rc;
@@ -253,64 +465,166 @@ static int merge_facts(struct bundle *b, struct exp_result *r)
 	return n ? bundle_set_machine(b, b->machine) : 0;
 }
 
-int bundle_commit(struct bundle *b, const char *id, const char *records_text,
-                  const char *out, size_t out_len, cJSON *meta)
+/* One file of a commit: its final path, its temporary one, its data. */
+struct staged {
+	char *path, *tmp;
+	const char *data;
+	size_t len;
+	int written;
+};
+
+static void stage(struct staged *s, size_t *n, char *path, const char *data,
+                  size_t len)
+{
+	struct staged *f = &s[(*n)++];
+	f->path = path;
+	f->tmp = xasprintf("%s.new.%ld", path, (long)getpid());
+	f->data = data;
+	f->len = len;
+	f->written = 0;
+}
+
+/* Write data to path whole, or remove what was written. 0, or -1 with
+ * errno set (the caller reports). */
+static int write_whole(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	size_t w = len ? fwrite(data, 1, len, f) : 0;
+	int err = w != len || fflush(f) != 0 ? errno : 0;
+	if (fclose(f) != 0 && !err)
+		err = errno;
+	if (err) {
+		unlink(path);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+int bundle_commit(struct bundle *b, const char *id, const struct result_files *f,
+                  cJSON *meta)
 {
 	int rc = -1;
-	char *p_rec = exp_path(b, id, ".jsonl");
-	char *p_out = exp_path(b, id, ".out");
-	char *p_meta = exp_path(b, id, ".meta.json");
-	char *p_err = exp_path(b, id, ".error.json");
+	struct staged s[8];
+	size_t n = 0, meta_len = 0;
+	char *meta_text = json_text(meta, &meta_len);
+	char *reason = NULL;
+	char *p_err = bundle_path(b, id, BF_ERROR);
+
 	if (mkdir_p(b->dir) != 0)
 		goto out;
-	/* Records and text first, meta last: meta names a complete result. */
-	if (file_write_atomic(p_rec, records_text, strlen(records_text)) != 0 ||
-	    file_write_atomic(p_out, out, out_len) != 0 ||
-	    write_json(p_meta, meta) != 0)
+	if (f->records)
+		stage(s, &n, bundle_path(b, id, BF_RECORDS), f->records,
+		      strlen(f->records));
+	if (f->out)
+		stage(s, &n, bundle_path(b, id, BF_OUTPUT), f->out, f->out_len);
+	for (int d = 0; d < 3; d++)
+		if (f->derived[d]) {
+			char *did = derived_id(id, (enum derived)d);
+			stage(s, &n, bundle_path(b, did, BF_RECORDS), f->derived[d],
+			      strlen(f->derived[d]));
+			free(did);
+		}
+	if (f->listing)
+		stage(s, &n, bundle_path(b, id, BF_LISTING), f->listing,
+		      strlen(f->listing));
+	/* meta.json last: it names a complete result. */
+	stage(s, &n, bundle_path(b, id, BF_META), meta_text, meta_len);
+
+	for (size_t i = 0; i < n && !reason; i++) {
+		if (write_whole(s[i].tmp, s[i].data, s[i].len) != 0)
+			reason = xasprintf("cannot write %s: %s", s[i].path,
+			                   strerror(errno));
+		else
+			s[i].written = 1;
+	}
+	for (size_t i = 0; i < n && !reason; i++) {
+		if (rename(s[i].tmp, s[i].path) != 0)
+			reason = xasprintf("cannot write %s: %s", s[i].path,
+			                   strerror(errno));
+		else
+			s[i].written = 0;
+	}
+	if (reason) {
+		/* Every write comes before the first rename, so a failed write
+		 * leaves the old set whole. */
+		for (size_t i = 0; i < n; i++)
+			if (s[i].written)
+				unlink(s[i].tmp);
+		diag("%s; the results of experiment '%s' were not saved, and its "
+		     "earlier results are kept", reason, id);
+		cJSON *info = cJSON_CreateObject();
+		char date[32];
+		now_iso(date);
+		cJSON_AddStringToObject(info, "stage", "save");
+		cJSON_AddStringToObject(info, "why", reason);
+		cJSON_AddStringToObject(info, "date", date);
+		bundle_fail(b, id, info);
 		goto out;
+	}
 	if (unlink(p_err) != 0 && errno != ENOENT)
 		diag("cannot remove %s: %s", p_err, strerror(errno));
 	struct exp_result *r = bundle_get(b, id);
 	exp_result_clear(r);
 	char *err = NULL;
-	records_parse(records_text, &r->rows, &r->nrows, &err);
+	if (f->records)
+		records_parse(f->records, &r->rows, &r->nrows, &err);
 	free(err);
-	r->out = xstrndup(out, out_len);
-	r->out_len = out_len;
+	if (f->out) {
+		r->out = xstrndup(f->out, f->out_len);
+		r->out_len = f->out_len;
+	}
 	r->meta = meta;
 	meta = NULL;
+	for (int d = 0; d < 3; d++)
+		if (f->derived[d]) {
+			char *did = derived_id(id, (enum derived)d);
+			struct exp_result *dr = index_get(b, did);
+			if (dr) {
+				exp_result_clear(dr);
+				records_parse(f->derived[d], &dr->rows, &dr->nrows, &err);
+				free(err);
+				err = NULL;
+			}
+			free(did);
+		}
 	rc = merge_facts(b, r);
 out:
-	cJSON_Delete(meta);
-	free(p_rec);
-	free(p_out);
-	free(p_meta);
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].path);
+		free(s[i].tmp);
+	}
+	free(reason);
+	free(meta_text);
 	free(p_err);
+	cJSON_Delete(meta);
 	return rc;
 }
 
-int bundle_put_records(struct bundle *b, const char *name, const char *text)
+int bundle_set_state(struct bundle *b, const char *id, const char *state)
 {
-	char *path = exp_path(b, name, ".jsonl");
-	int rc = mkdir_p(b->dir) == 0 ? file_write_atomic(path, text, strlen(text))
-	                              : -1;
+	struct exp_result *r = bundle_get(b, id);
+	/* The state is a note for pages; a bundle that cannot be written (a
+	 * recorded one, read-only) keeps what it says. */
+	if (!r->meta || access(b->dir, W_OK) != 0)
+		return 0;
+	const cJSON *old = cJSON_GetObjectItemCaseSensitive(r->meta, "state");
+	if (cJSON_IsString(old) && !strcmp(old->valuestring, state))
+		return 0;
+	cJSON_DeleteItemFromObjectCaseSensitive(r->meta, "state");
+	cJSON_AddStringToObject(r->meta, "state", state);
+	char *path = bundle_path(b, id, BF_META);
+	int rc = write_json(path, r->meta);
 	free(path);
-	/* Replace what was read before; pointers to it stay valid. */
-	for (size_t i = 0; i < b->nexps; i++)
-		if (!strcmp(b->exps[i]->id, name)) {
-			struct exp_result *r = b->exps[i];
-			exp_result_clear(r);
-			char *err = NULL;
-			records_parse(text, &r->rows, &r->nrows, &err);
-			free(err);
-		}
 	return rc;
 }
 
 int bundle_fail(struct bundle *b, const char *id, cJSON *info)
 {
 	int rc = -1;
-	char *path = exp_path(b, id, ".error.json");
+	char *path = bundle_path(b, id, BF_ERROR);
 	struct exp_result *r = bundle_get(b, id);
 	if (mkdir_p(b->dir) == 0 && write_json(path, info) == 0)
 		rc = 0;
@@ -331,66 +645,3 @@ const cJSON *machine_field(const struct bundle *b, const char *name)
 	return m ? cJSON_GetObjectItemCaseSensitive(m, name) : NULL;
 }
 
-/* A rate with bounds (F, F_lo, F_hi) is measured. */
-static int is_rate(const cJSON *row, const char *name)
-{
-	char *lo = xasprintf("%s_lo", name);
-	int rate = cJSON_GetObjectItemCaseSensitive(row, lo) != NULL;
-	free(lo);
-	return rate;
-}
-
-int record_is_measurement(const char *k)
-{
-	static const char *names[] = {"median_ms", "min_ms", "max_ms", "q1_ms",
-	                              "q3_ms", "mean_ms", "spread", "reps",
-	                              "clock_mhz", "throttled", "batch", "ms",
-	                              "correct", "runs", "run_min_ms", "run_max_ms",
-	                              "run_spread", "host_bound", NULL};
-	for (const char **n = names; *n; n++)
-		if (!strcmp(k, *n))
-			return 1;
-	size_t len = strlen(k);
-	return len > 3 && (!strcmp(k + len - 3, "_lo") || !strcmp(k + len - 3, "_hi"));
-}
-
-static int whole(const cJSON *f)
-{
-	return cJSON_IsNumber(f) && f->valuedouble == floor(f->valuedouble) &&
-	       fabs(f->valuedouble) < 1e15;
-}
-
-char *record_params(const cJSON *row)
-{
-	struct buf b = BUF_INIT;
-	const cJSON *f;
-	cJSON_ArrayForEach(f, row)
-	{
-		if (record_is_measurement(f->string) || is_rate(row, f->string))
-			continue;
-		if (cJSON_IsString(f))
-			buf_printf(&b, "%s%s=%s", b.len ? " " : "", f->string, f->valuestring);
-		else if (whole(f))
-			buf_printf(&b, "%s%s=%.0f", b.len ? " " : "", f->string, f->valuedouble);
-	}
-	return buf_detach(&b);
-}
-
-int record_same_point(const cJSON *a, const cJSON *b)
-{
-	const cJSON *f;
-	cJSON_ArrayForEach(f, a)
-	{
-		if (record_is_measurement(f->string) || is_rate(a, f->string))
-			continue;
-		const cJSON *g = cJSON_GetObjectItemCaseSensitive(b, f->string);
-		if (cJSON_IsString(f) &&
-		    (!cJSON_IsString(g) || strcmp(f->valuestring, g->valuestring)))
-			return 0;
-		/* A measured value can be whole in one run and not in the
-		 * next: only two whole numbers that differ tell points apart. */
-		if (whole(f) && whole(g) && f->valuedouble != g->valuedouble)
-			return 0;
-	}
-	return 1;
-}

@@ -1,16 +1,28 @@
 /*
- * results.h - the results bundle: results/<bundle>/.
+ * results.h - the results bundle, results/<bundle>/. This file owns the
+ * bundle: every path into it, every listing of it, the names of derived
+ * experiments and the rules of the record schema. Nobody else builds a
+ * bundle path or reads the folder.
  *
  *   machine.json       the GPU, toolchain, host, date, commit, derived limits,
  *                      and "measured" facts that experiments report
  *   <id>.jsonl         the records, one JSON object per line
  *   <id>.out           the captured stdout and stderr
- *   <id>.meta.json     command, exit status, duration, cache key, inputs
+ *   <id>.meta.json     the last good run (see struct result_meta)
  *   <id>.error.json    the last failed attempt, when it failed; the good
  *                      results of an earlier run stay beside it
+ *   <id>_ptxas.jsonl   derived experiments (enum derived): resources per
+ *   <id>_sass.jsonl    kernel from the compiler, SASS instruction counts,
+ *   <id>_ncu.jsonl     Nsight Compute metrics
+ *   <id>.sass          the SASS listing
  *
- * Every file is written to a temporary name and renamed, so an interrupted
- * run never leaves half a file where a good one was.
+ * An experiment's files commit as a whole (bundle_commit): each is written
+ * to a temporary name, then all are renamed, meta.json last. If anything
+ * fails, the new files are removed, the old set stays, and error.json says
+ * why. An interrupted run never leaves half a file where a good one was.
+ *
+ * Errors: functions that can fail return 0 or -1 and report once (util.h).
+ * Every *_free accepts NULL.
  */
 #ifndef LB_RESULTS_H
 #define LB_RESULTS_H
@@ -18,11 +30,16 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+/* Limits on what an experiment may leave in the bundle. */
+#define RESULTS_OUTPUT_CAP (1u << 20)   /* captured text kept; the rest is counted */
+#define RESULTS_RECORDS_CAP (16u << 20) /* records file; over it the run fails */
+
 struct exp_result {
 	char *id;
 	cJSON **rows;  /* the records, owned */
 	size_t nrows;
-	char *error;   /* a problem with the records file, or NULL */
+	char *error;   /* "FILE:LINE: what is wrong" with the records file, or
+	                * NULL; rows then hold the lines before the bad one */
 	char *out;     /* captured text, or NULL */
 	size_t out_len;
 	cJSON *meta;    /* NULL when never run */
@@ -32,8 +49,10 @@ struct exp_result {
 struct bundle {
 	char *dir;
 	cJSON *machine; /* NULL when there is no machine.json */
+	int machine_bad; /* machine.json is there but not a JSON object */
 	struct exp_result **exps; /* each owned; pointers stay valid */
 	size_t nexps;
+	struct bundle_index *index; /* id -> exps[i], private */
 };
 
 /* Open a bundle folder (it need not exist yet). Never NULL. */
@@ -47,32 +66,157 @@ struct exp_result *bundle_get(struct bundle *b, const char *id);
  * them; pointers from bundle_get stay valid. */
 void bundle_reload(struct bundle *b);
 
+/* ---- names and paths ------------------------------------------------------ */
+
+enum bundle_file {
+	BF_RECORDS, /* <id>.jsonl */
+	BF_OUTPUT,  /* <id>.out */
+	BF_META,    /* <id>.meta.json */
+	BF_ERROR,   /* <id>.error.json */
+	BF_LISTING, /* <id>.sass */
+};
+
+/* The path of one file of experiment id (derived ids too). Caller frees. */
+char *bundle_path(const struct bundle *b, const char *id, enum bundle_file f);
+/* <bundle>/.tmp, where a run's records are written before they are
+ * checked (not part of the bundle). Caller frees. */
+char *bundle_scratch_dir(const struct bundle *b);
+/* The path of machine.json. Caller frees. */
+char *bundle_machine_path(const struct bundle *b);
+
+/* Experiments derived from an experiment's build and run. */
+enum derived {
+	DERIVED_PTXAS, /* <id>_ptxas: per kernel, from nvcc -Xptxas=-v */
+	DERIVED_SASS,  /* <id>_sass: per kernel and mnemonic, from cuobjdump */
+	DERIVED_NCU,   /* <id>_ncu: per profiled launch, from Nsight Compute */
+};
+/* "ilp" -> "ilp_ptxas". Caller frees. */
+char *derived_id(const char *id, enum derived d);
+
 /*
- * Parse records text (one JSON object per line) into rows. Blank lines are
- * skipped. On a bad line: -1, *err = "LINE: what is wrong" (caller frees),
- * and the rows parsed so far are kept.
+ * The ids of every experiment with a records file in the bundle (derived
+ * ones included), sorted. *ids is a NULL-terminated array the caller frees
+ * with argv_free (exec.h). 0, or -1 when the folder cannot be read
+ * (reported).
  */
-int records_parse(const char *text, cJSON ***rows, size_t *nrows, char **err);
+int bundle_list(const struct bundle *b, char ***ids, size_t *n);
+
+/*
+ * The SASS listing of experiment id, with every "Function : NAME" header
+ * line followed, in listings recorded now, by "Demangled : NAME" (see
+ * listing_kernels). NULL when there is none.
+ */
+char *bundle_listing_read(const struct bundle *b, const char *id);
+
+/* ---- what an experiment's files say about it ------------------------------ */
+
+enum result_state {
+	RESULT_MISSING,  /* never ran: no meta.json and no error.json */
+	RESULT_RECORDED, /* from the bundle; no build said more (older bundles) */
+	RESULT_CACHED,   /* the last build found it up to date */
+	RESULT_FRESH,    /* the last build that wrote it ran it */
+	RESULT_FAILED,   /* its last attempt failed (error.json); good results
+	                  * of an earlier run may stand beside it */
+};
+
+/*
+ * The meta of one experiment, read from <id>.meta.json and <id>.error.json
+ * alone, so a page can be rendered from the bundle without a build. The
+ * fields of meta.json (written by the build; an older bundle lacks those
+ * marked *, and the reader gives the default in brackets):
+ *   id, source, chapter            strings
+ *   state*                         "fresh" or "cached" [recorded]
+ *   date                           when it ran, ISO 8601 UTC
+ *   compile_argv*, run_argv*       arrays of strings [split from compile,
+ *                                  command]
+ *   env*                           "NAME=value" strings for the run [none]
+ *   compile, command               the same, printable
+ *   exit_status, seconds, runs     numbers [runs 1]
+ *   key, source_key                cache keys
+ *   inputs                         project files it was built from
+ *   records, output_bytes          counts; output_cut boolean
+ *   gpu_uuid                       the GPU it ran on, where known
+ * error.json adds: stage ("compile", "run" or "save"), why, output, date.
+ */
+struct result_meta {
+	enum result_state state;
+	char *date;           /* when the good results were measured, or NULL */
+	char *why;            /* why the last attempt failed, or NULL */
+	char *failed_date;    /* when it failed, or NULL */
+	char *failed_stage;   /* "compile", "run" or "save", or NULL */
+	char *failed_output;  /* the failed attempt's output, or NULL */
+	char **compile_argv;  /* NULL-terminated; empty when not recorded */
+	char **run_argv;
+	char **env;
+	char *compile_cmd;    /* printable; "" when not recorded */
+	char *run_cmd;        /* printable, with env in front; "" when not */
+	char *source;         /* or NULL */
+	char *gpu_uuid;       /* or NULL */
+	double seconds;
+	int exit_status;
+	int runs;
+	int output_cut;
+};
+
+/* Fill m for experiment id from the bundle (never fails; a file that is
+ * not valid JSON was warned about on reading and counts as absent). */
+void results_meta_load(struct bundle *b, const char *id, struct result_meta *m);
+void results_meta_free(struct result_meta *m);
+const char *result_state_name(enum result_state s);
+
+/* ---- writing --------------------------------------------------------------- */
 
 /* machine.json: write it (b->machine takes m). 0 or -1. */
 int bundle_set_machine(struct bundle *b, cJSON *m);
 
-/*
- * A good run: the records in records_text, the captured text and meta
- * replace the experiment's files; its failure file is removed; "fact"
- * records are merged into machine.json. Takes ownership of meta. 0 or -1.
- */
-int bundle_commit(struct bundle *b, const char *id, const char *records_text,
-                  const char *out, size_t out_len, cJSON *meta);
+/* What one good run of an experiment leaves. Any pointer may be NULL:
+ * that file is not written (a derived file of an earlier run then stays). */
+struct result_files {
+	const char *records;  /* records text (made by records_text) */
+	const char *out;      /* captured text, out_len bytes */
+	size_t out_len;
+	const char *derived[3]; /* records text per enum derived */
+	const char *listing;  /* SASS listing */
+};
 
-/* Write extra records as <name>.jsonl (e.g. "ilp_ptxas"). 0 or -1. */
-int bundle_put_records(struct bundle *b, const char *name, const char *text);
+/*
+ * A good run: f and meta replace the experiment's files as a whole (see
+ * the top); its error.json is removed; "fact" records are merged into
+ * machine.json. Takes ownership of meta. On failure: -1 (reported), the
+ * old files stay, and error.json (stage "save") says why.
+ */
+int bundle_commit(struct bundle *b, const char *id, const struct result_files *f,
+                  cJSON *meta);
+
+/* Set the "state" field of an experiment's meta.json ("fresh", "cached"),
+ * rewriting the file only when it changes. 0 or -1. */
+int bundle_set_state(struct bundle *b, const char *id, const char *state);
 
 /*
  * A failed attempt: writes <id>.error.json (takes ownership of info) and
  * leaves the good files alone. 0 or -1.
  */
 int bundle_fail(struct bundle *b, const char *id, cJSON *info);
+
+/* ---- records --------------------------------------------------------------- */
+
+/*
+ * Parse records text (len bytes, one JSON object per line; bytes, so a NUL
+ * is an error on its line, not the end) into rows, appended to *rows.
+ * Blank lines are skipped. On a bad line: -1, *err = "LINE: what is wrong"
+ * (caller frees), and the rows parsed so far are kept.
+ */
+int records_parse_n(const char *text, size_t len, cJSON ***rows, size_t *nrows,
+                    char **err);
+/* The same for NUL-terminated text. */
+int records_parse(const char *text, cJSON ***rows, size_t *nrows, char **err);
+
+/* Replace control characters and invalid UTF-8 in every string of rows
+ * (text_make_safe). Returns how many strings changed. */
+size_t records_make_safe(cJSON **rows, size_t n);
+
+/* rows as records text, one compact JSON object per line. Caller frees. */
+char *records_text(cJSON *const *rows, size_t n);
 
 /* A number or string field of machine.json, or of its "measured" object. */
 const cJSON *machine_field(const struct bundle *b, const char *name);
@@ -81,13 +225,38 @@ const cJSON *machine_field(const struct bundle *b, const char *name);
 char *json_print(const cJSON *v);
 
 /*
+ * The record schema. A record is a flat JSON object. Its fields are
+ * parameters (what the point is: strings and whole numbers) or
+ * measurements (what a run found). These are measurements, by name:
+ *   median_ms min_ms max_ms q1_ms q3_ms mean_ms spread reps clock_mhz
+ *   throttled batch ms runs run_min_ms run_max_ms run_spread
+ *   correct      false: the point is wrong; never drawn, counted apart
+ *   host_bound   true: it measures the host more than the GPU; compare
+ *                shows it apart and never fails on it
+ * and F_lo, F_hi (the bounds of a rate F), and F itself when F_lo exists.
+ * A record {"fact": NAME, "value": V} is a fact for machine.json.
+ */
+#define RECORD_CORRECT "correct"
+#define RECORD_HOST_BOUND "host_bound"
+#define RECORD_MEDIAN "median_ms"
+
+/*
  * The parameters of a record, as "name=value ..." from its string and
- * whole-number fields, leaving out what a run measures (median_ms, reps,
- * correct, rate bounds F_lo / F_hi, ...). Records of the same point in
- * two runs or two bundles have the same parameters. Caller frees.
+ * whole-number fields, leaving out measurements. Records of the same point
+ * in two runs or two bundles have the same parameters. Caller frees.
  */
 char *record_params(const cJSON *row);
+/* Is a field of this name a measurement (see above)? */
 int record_is_measurement(const char *field);
+/* Is field a measurement of row: by name, or a rate with F_lo? */
+int record_field_measured(const cJSON *row, const char *field);
+/* The name of a rate's bound: bound_name("gbps", 0) = "gbps_lo", 1: _hi.
+ * Caller frees. */
+char *record_bound_name(const char *field, int hi);
+/* Is the record marked "correct": false? */
+int record_wrong(const cJSON *row);
+/* Is the record marked "host_bound": true? */
+int record_host_bound(const cJSON *row);
 
 /* Do records a and b (of two runs or two bundles) describe the same point:
  * no string field of a differs in b, nor a whole number where both are

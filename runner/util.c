@@ -1,8 +1,11 @@
 #define _GNU_SOURCE
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -371,4 +374,219 @@ char *str_trim(char *s)
 int str_starts(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+void *array_grow(void *items, size_t n, size_t size)
+{
+	/* Full exactly when n is 0 or a power of two. */
+	if (n && (n & (n - 1)))
+		return items;
+	size_t cap = n ? 2 * n : 1;
+	if (cap > SIZE_MAX / size)
+		oom();
+	return xrealloc(items, cap * size);
+}
+
+int file_is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *file_read_regular(const char *path, size_t cap, size_t *len, char **why)
+{
+	struct stat st;
+	*why = NULL;
+	if (stat(path, &st) != 0) {
+		*why = xasprintf("cannot be read: %s", strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = xstrdup(S_ISDIR(st.st_mode)    ? "is a folder, not a file"
+		               : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
+		               : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+		                   ? "is a device, not a regular file"
+		                   : "is not a regular file");
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > cap) {
+		*why = xasprintf("is %lld bytes, more than the limit of %zu",
+		                 (long long)st.st_size, cap);
+		return NULL;
+	}
+	/* O_NONBLOCK: should it have become a FIFO since, open does not wait. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*why = xasprintf("cannot be read: %s",
+		                 fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	struct buf b = BUF_INIT;
+	char chunk[65536];
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*why = xasprintf("cannot be read: %s", strerror(errno));
+			break;
+		}
+		if (b.len + (size_t)n > cap) {
+			*why = xasprintf("is more than the limit of %zu bytes", cap);
+			break;
+		}
+		buf_put(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (*why) {
+		buf_free(&b);
+		return NULL;
+	}
+	buf_grow(&b, 1);
+	b.data[b.len] = '\0';
+	if (len)
+		*len = b.len;
+	return buf_detach(&b);
+}
+
+char *path_normalize(const char *path)
+{
+	if (!path || !*path || path[0] == '/')
+		return NULL;
+	char *copy = xstrdup(path), *save = NULL;
+	char **parts = NULL;
+	size_t n = 0;
+	int bad = 0;
+	for (char *w = strtok_r(copy, "/", &save); w && !bad;
+	     w = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(w, "."))
+			continue;
+		if (!strcmp(w, "..")) {
+			if (!n)
+				bad = 1;
+			else
+				n--;
+			continue;
+		}
+		*ARRAY_PUSH(parts, n) = w;
+	}
+	char *out = NULL;
+	if (!bad && n) {
+		struct buf b = BUF_INIT;
+		for (size_t i = 0; i < n; i++)
+			buf_printf(&b, "%s%s", i ? "/" : "", parts[i]);
+		out = buf_detach(&b);
+	}
+	free(parts);
+	free(copy);
+	return out;
+}
+
+/* Length of the valid UTF-8 sequence at p (at most len bytes), or 0. */
+static size_t utf8_seq(const unsigned char *p, size_t len)
+{
+	unsigned c = p[0], min;
+	size_t n;
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xe0) == 0xc0)
+		n = 1, min = 0x80, c &= 0x1f;
+	else if ((c & 0xf0) == 0xe0)
+		n = 2, min = 0x800, c &= 0x0f;
+	else if ((c & 0xf8) == 0xf0)
+		n = 3, min = 0x10000, c &= 0x07;
+	else
+		return 0;
+	for (size_t k = 1; k <= n; k++) {
+		if (k >= len || (p[k] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[k] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n + 1;
+}
+
+static int control_byte(const unsigned char *p, size_t i, size_t len)
+{
+	unsigned c = p[i];
+	if (c == '\n' || c == '\t')
+		return 0;
+	if (c == '\r')
+		return !(i + 1 < len && p[i + 1] == '\n');
+	return c < 0x20 || c == 0x7f;
+}
+
+char *text_make_safe(const char *s, size_t len, size_t *out_len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+	while (i < len && (n = utf8_seq(p + i, len - i)) && !control_byte(p, i, len))
+		i += n;
+	if (i == len)
+		return NULL;
+	struct buf b = BUF_INIT;
+	buf_put(&b, s, i);
+	while (i < len) {
+		n = utf8_seq(p + i, len - i);
+		if (!n) {
+			buf_puts(&b, "\xef\xbf\xbd"); /* U+FFFD */
+			i++;
+		} else if (control_byte(p, i, len)) {
+			unsigned pic = p[i] == 0x7f ? 0x2421 : 0x2400 + p[i];
+			buf_putc(&b, (char)(0xe0 | (pic >> 12)));
+			buf_putc(&b, (char)(0x80 | ((pic >> 6) & 0x3f)));
+			buf_putc(&b, (char)(0x80 | (pic & 0x3f)));
+			i++;
+		} else {
+			buf_put(&b, s + i, n);
+			i += n;
+		}
+	}
+	buf_puts(&b, "");
+	if (out_len)
+		*out_len = b.len;
+	return buf_detach(&b);
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '-' || *s == '+'))
+		return -1;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (*end || errno || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double min, double max, double *out)
+{
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*end || errno || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+int path_in_project(const char *path)
+{
+	char root[PATH_MAX], real[PATH_MAX];
+	if (path[0] == '/' || !getcwd(root, sizeof root) || !realpath(path, real))
+		return 0;
+	size_t n = strlen(root);
+	return !strncmp(real, root, n) && real[n] == '/';
 }

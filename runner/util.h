@@ -20,9 +20,15 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Grow an array *items of *n elements by one slot; returns the new slot. */
+/*
+ * Grow an array *items of *n elements by one slot; returns the new slot.
+ * The capacity is implied: n rounded up to a power of two, so the array
+ * grows geometrically. An array given to ARRAY_PUSH must have been built by
+ * ARRAY_PUSH from NULL and 0 (n may be lowered in between).
+ */
 #define ARRAY_PUSH(items, n) \
-	((items) = xrealloc((items), sizeof *(items) * ((n) + 1)), &(items)[(n)++])
+	((items) = array_grow((items), (n), sizeof *(items)), &(items)[(n)++])
+void *array_grow(void *items, size_t n, size_t size);
 
 /*
  * Diagnostics go to stderr as "file:line: error: message" (line 0: no line)
@@ -40,6 +46,15 @@ void diag_quiet(int quiet);
 /* Read a whole file; NUL-terminated, length in *len. NULL with errno set. */
 char *file_read(const char *path, size_t *len);
 /*
+ * Read a regular file of at most cap bytes; NUL-terminated, length in
+ * *len. A folder, FIFO, device or anything but a regular file is refused
+ * without being opened for reading, so it cannot block or run without end.
+ * NULL with *why set (caller frees): "is a folder", "is larger than ...".
+ */
+char *file_read_regular(const char *path, size_t cap, size_t *len, char **why);
+/* Is path a regular file (symlinks followed)? */
+int file_is_regular(const char *path);
+/*
  * Write data to path through a temporary file in the same folder and a
  * rename, so readers never see half a file. 0 or -1 (reported).
  */
@@ -54,6 +69,15 @@ int mkdir_p(const char *path);
 /* Make every folder above path; 0 or -1 (reported). */
 int mkdir_parents(const char *path);
 
+/*
+ * A relative path with "." and "dir/.." taken out ("kernels/../k/a.cu" ->
+ * "k/a.cu"), or NULL when it is absolute, empty or climbs above its start.
+ * Caller frees.
+ */
+char *path_normalize(const char *path);
+/* Is path relative and, symlinks resolved, inside the project (the
+ * current folder)? */
+int path_in_project(const char *path);
 /* "a" + "/" + "b" (b used as is when absolute). Caller frees. */
 char *path_join(const char *a, const char *b);
 /* The last component without its extension ("kernels/ilp/ilp.cu" -> "ilp"). */
@@ -75,6 +99,26 @@ void now_iso(char out[32]);
 
 /* Is s (len bytes) valid UTF-8? If not, *bad_line gets the 1-based line. */
 int utf8_valid(const char *s, size_t len, int *bad_line);
+
+/*
+ * Bytes made safe to show as text: invalid UTF-8 becomes U+FFFD, and
+ * control characters other than newline and tab (NUL, ESC, BEL, a lone
+ * CR, DEL) become their visible pictures (U+2400 + c, U+2421 for DEL).
+ * The result is valid UTF-8 without NUL; its length in *out_len. Returns
+ * NULL when s is already safe (nothing to change). Caller frees.
+ */
+char *text_make_safe(const char *s, size_t len, size_t *out_len);
+
+/*
+ * Strict numbers: the whole of s is a decimal number within [min, max]
+ * ("4x", "", " 4" and out-of-range values are refused). 0 or -1; no
+ * report (the caller knows what the number was for).
+ */
+int parse_long(const char *s, long min, long max, long *out);
+int parse_double(const char *s, double min, double max, double *out);
+
+/* "s" unless n is 1, for "%zu chapter%s". */
+const char *plural(size_t n);
 
 /* The text of s up to its first newline. Caller frees. */
 char *str_first_line(const char *s);

@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 	LAB_CHECK(cudaFuncSetAttribute(
 	    hist_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize,
 	    (int)smem_max));
-	printf("%s: %d SMs, %zu KB of shared memory per block at most\n",
+	printf("%s: %d SMs, %zu KiB of shared memory per block at most\n",
 	       dev.prop.name, dev.sm_count, smem_max / 1024);
 
 	/* One block per SM: more than half the SM's shared memory each. */
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 			int per = c ? (int)((bins + c - 1) / c) : 0;
 			size_t smem = per * sizeof(unsigned);
 			if (smem > smem_max) {
-				printf("%-8ld cluster  %7ld  does not fit (%zu KB a block)\n",
+				printf("%-8ld cluster  %7ld  does not fit (%zu KiB a block)\n",
 				       bins, c, smem / 1024);
 				continue;
 			}
@@ -206,7 +206,7 @@ int main(int argc, char **argv)
 			    .set("cluster_size", c)
 			    .set("blocks", blocks)
 			    .set("max_active_clusters", active)
-			    .set("smem_kb", (double)smem / 1024)
+			    .set("smem_kib", (double)smem / 1024)
 			    .set("ms", st.median_ms)
 			    .rate("gelems", n / 1e9, st)
 			    .set("correct", ok)

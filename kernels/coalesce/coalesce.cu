@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 	LAB_CHECK(cudaMemcpy(in, h_in, n_in * sizeof(float),
 	                     cudaMemcpyHostToDevice));
 
-	printf("%s: %zu MB copied per offset point, L2 %ld MB, cold\n",
+	printf("%s: %zu MiB copied per offset point, L2 %ld MiB, cold\n",
 	       dev.prop.name, 2 * n * sizeof(float) >> 20, dev.l2_bytes >> 20);
 	lab::TimeOpts opts;
 	opts.mode = lab::COLD;

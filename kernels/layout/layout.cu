@@ -250,9 +250,9 @@ int main(int argc, char **argv)
 	opts.max_reps = 200;
 
 	printf("%s, cold\n", dev.prop.name);
-	printf("%zu particles, %zu MB as AoS\n", n, n * sizeof(Particle) >> 20);
+	printf("%zu particles, %zu MiB as AoS\n", n, n * sizeof(Particle) >> 20);
 	particles(n, opts);
-	printf("%d x %d floats, %zu MB per array\n", width, height,
+	printf("%d x %d floats, %zu MiB per array\n", width, height,
 	       (size_t)width * height * sizeof(float) >> 20);
 	grid_2d(width, height, false, opts);
 	grid_2d(width, height, true, opts);

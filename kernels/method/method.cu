@@ -135,7 +135,7 @@ static void reps(const Buf &b, size_t bytes, int n)
 		    .set("spread", spread)
 		    .set("correct", ok)
 		    .emit();
-		printf("%-4s %4zu MB: rep 0 %8.1f us; reps 1-%d: median %.1f us, "
+		printf("%-4s %4zu MiB: rep 0 %8.1f us; reps 1-%d: median %.1f us, "
 		       "min %.1f, max %.1f, spread %.2f%%%s\n",
 		       mode, bytes >> 20, ms[0] * 1e3, n - 1, med * 1e3,
 		       s.front() * 1e3, s.back() * 1e3, spread * 100,
@@ -163,7 +163,7 @@ static void bandwidth(const Buf &b, size_t bytes)
 		    .set("correct", ok)
 		    .stats(st)
 		    .emit();
-		printf("%-4s %4zu MB  %8.1f us  %6.0f GB/s  (%d reps)%s\n",
+		printf("%-4s %4zu MiB  %8.1f us  %6.0f GB/s  (%d reps)%s\n",
 		       cold ? "cold" : "hot", bytes >> 20, st.median_ms * 1e3,
 		       bytes / 1e9 / (st.median_ms * 1e-3), st.reps,
 		       ok ? "" : "  WRONG");
@@ -229,7 +229,7 @@ static void timers(const Buf &b, size_t bytes, int n)
 		    .set("gbps", bytes / 1e9 / (med * 1e-3))
 		    .set("correct", ok)
 		    .emit();
-		printf("%-10s %4zu MB  %9.1f us  %8.0f \"GB/s\"%s\n", row.name,
+		printf("%-10s %4zu MiB  %9.1f us  %8.0f \"GB/s\"%s\n", row.name,
 		       bytes >> 20, med * 1e3, bytes / 1e9 / (med * 1e-3),
 		       ok ? "" : "  WRONG");
 	}
@@ -269,7 +269,7 @@ int main(int argc, char **argv)
 	LAB_CHECK(cudaMemcpy(b.d, b.h.data(), max_bytes,
 	                     cudaMemcpyHostToDevice));
 
-	printf("%s: L2 %ld MB, %d blocks of %d threads\n\n", dev.prop.name,
+	printf("%s: L2 %ld MiB, %d blocks of %d threads\n\n", dev.prop.name,
 	       dev.l2_bytes >> 20, b.blocks, b.threads);
 	printf("repetitions, no warm-up:\n");
 	reps(b, (size_t)rep_mb << 20, n_reps);

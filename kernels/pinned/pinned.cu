@@ -112,7 +112,7 @@ static void emit(const Point &p, const lab::TimeOpts &opts)
 	    .set("host_bound", !p.pinned)
 	    .stats(st)
 	    .emit();
-	printf("%-9s %s %6zu MB  %8.3f ms  %6.1f GB/s  spread %4.1f%%%s\n",
+	printf("%-9s %s %6zu MiB  %8.3f ms  %6.1f GB/s  spread %4.1f%%%s\n",
 	       memory, d, p.bytes >> 20, st.median_ms,
 	       p.bytes / 1e9 / (st.median_ms * 1e-3), 100 * st.spread,
 	       p.ok ? "" : "  WRONG");

@@ -14,7 +14,7 @@
  *           cp.async (LDGSTS: no registers), two tiles in flight, so again
  *           64 bytes of loads a thread; then LDS, STG as in plain;
  *   bulk    one thread per block does everything: cp.async.bulk loads
- *           whole 8 KB chunks into shared memory, completing on an mbarrier
+ *           whole 8 KiB chunks into shared memory, completing on an mbarrier
  *           that counts their bytes, four chunks in flight, and
  *           cp.async.bulk stores each chunk back (UBLKCP in SASS); its
  *           block is a single warp, the other 31 lanes idle;

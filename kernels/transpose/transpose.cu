@@ -143,13 +143,13 @@ int main(int argc, char **argv)
 			LAB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
 			    &per_sm, v.kernel, 32 * v.rows, 0));
 			int floats = v.tile * v.tile / (32 * v.rows);
-			double kb = per_sm * 32 * v.rows * floats * 4 / 1024.0;
+			double kib = per_sm * 32 * v.rows * floats * 4 / 1024.0;
 			lab::Record()
 			    .set("variant", v.name)
 			    .set("n", n)
 			    .set("floats_per_thread", floats)
 			    .set("threads_per_sm", per_sm * 32 * v.rows)
-			    .set("kb_in_flight_sm", kb)
+			    .set("kib_in_flight_sm", kib)
 			    .set("ms", st.median_ms)
 			    .rate("gbps", 2.0 * bytes / 1e9, st)
 			    .set("correct", ok)

@@ -22,4 +22,4 @@ echo '{"n":9,"v":"h","host_bound":true,"median_ms":1.40,"min_ms":1.3,"max_ms":1.
 OUT=$(lb compare A B --max-diff 3 2>&1); RC=$?
 expect_rc 0
 expect_err "summary: 3 points compared, largest difference +1.00%"
-expect_err "; 1 host-bound points not judged, largest +40.00%"
+expect_err "; 1 host-bound point not judged, largest +40.00%"

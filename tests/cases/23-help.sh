@@ -6,7 +6,7 @@ expect_err "Exit status: 0 success"
 OUT=$(lb build --frobnicate 2>&1); RC=$?
 expect_rc 2
 expect_err "labbook: unknown option '--frobnicate'"
-expect_err "Run 'labbook --help'"
+expect_err "Run 'labbook build --help'"
 OUT=$(lb nonsense 2>&1); RC=$?
 expect_rc 2
 OUT=$(lb eval --results nowhere '1 + 1'); RC=$?

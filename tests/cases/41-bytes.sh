@@ -1,0 +1,62 @@
+# Output and records are bytes: a NUL, ESC, BEL or invalid UTF-8 loses
+# nothing after it, and is shown as a visible character.
+kernel bytes <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	static const char out[] = "before\0after \x1b[31mred\x07 bad\xff end\n";
+	static const char rec[] = "{\"n\":1,\"s\":\"a\0b\"}\n";
+	fwrite(out, 1, sizeof out - 1, stdout);
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fwrite(rec, 1, sizeof rec - 1, f);
+	fputs("{\"n\":2,\"s\":\"esc\\u001b bel\\u0007\"}\n", f);
+	fputs("{\"n\":3,\"s\":\"x\xfey\"}\n", f);
+	fclose(f);
+	return 0;
+}
+C
+chapter 01-a.md <<'MD'
+# A
+
+There are {{ count(bytes.n) }} records.
+
+```{experiment} bytes
+source: kernels/bytes/bytes.c
+```
+MD
+build
+expect_rc 0
+expect_html a.html "There are 3 records."
+expect_html a.html "before␀after ␛[31mred␇ bad"
+expect_html a.html " end"
+grep -q 'a␀b' res/bytes.jsonl || fail "the NUL in a record string was not kept visibly"
+grep -q 'esc␛ bel␇' res/bytes.jsonl || fail "escaped control characters were not made visible"
+grep -q "x$(printf '\xef\xbf\xbd')y" res/bytes.jsonl || fail "invalid UTF-8 was not replaced"
+LC_ALL=C grep -q "$(printf '[\001-\010\033\177]')" res/bytes.out && fail "control characters left in the output"
+[ "$(lb eval --results res 'first(bytes.s)')" = "a␀b" ] || fail "eval does not see the kept string"
+
+# A NUL outside a string makes its line malformed: a located error, and
+# the records after it are not silently dropped.
+kernel nul <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	static const char rec[] = "{\"n\":1}\n{\"n\":2}\0\n{\"n\":3}\n";
+	fwrite(rec, 1, sizeof rec - 1, f);
+	fclose(f);
+	return 0;
+}
+C
+chapter 02-b.md <<'MD'
+# B
+
+```{experiment} nul
+source: kernels/nul/nul.c
+```
+MD
+build
+expect_rc 1
+expect_err "line 2: malformed JSON"
