@@ -17,7 +17,7 @@ BUILD    = build
 SITE     = site
 TITLE    = The CUDA Execution Model, Measured
 # The bundle that ships with the book, rendered where there is no GPU.
-RECORDED = results/h100
+RECORDED = results/h200
 JOBS     = $(shell nproc 2>/dev/null || echo 2)
 GPU     := $(shell nvidia-smi -L 2>/dev/null | grep -q GPU && echo yes)
 ifeq ($(GPU),yes)
