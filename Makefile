@@ -5,6 +5,7 @@
 #   make bench    build-speed benchmark
 #   make kernels  compile every experiment with nvcc (no GPU needed)
 #   make cluster  measure on a Slurm cluster (PARTITIONS=...), then gather
+#   make install  install labbook, its templates and lab.h under PREFIX
 #
 # COMPARE="results/a results/b" puts other bundles beside the one rendered.
 # Local overrides go in config.mak (CC, CFLAGS, RESULTS, RECORDED, JOBS, ...).
@@ -15,6 +16,7 @@ LDFLAGS  =
 LDLIBS   = -lcmark-gfm-extensions -lcmark-gfm -lcjson -lxxhash -liberty -lm
 BUILD    = build
 SITE     = site
+PREFIX   = /usr/local
 TITLE    = The CUDA Execution Model, Measured
 # The bundle that ships with the book, rendered where there is no GPU.
 RECORDED = results/h200
@@ -49,7 +51,7 @@ LABBOOK = $(BUILD)/labbook
 FUZZERS = $(patsubst runner/fuzz_%.c,%,$(wildcard runner/fuzz_*.c))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all site measure test unit regress kernels bench clean deps format \
+.PHONY: all site measure test unit regress kernels bench clean deps format install \
         check-sanitize check-valgrind fuzz fuzz-run check-site cluster gather \
         check-slurm
 
@@ -70,9 +72,21 @@ $(BUILD)/obj/%.o: runner/%.c $(BUILD)/.deps-ok | $(BUILD)/obj
 $(LABBOOK): $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
+# Says what it does and where the site is, on a terminal or in a log.
 site: $(LABBOOK)
+	@echo "labbook: $(if $(RUNFLAGS),no GPU: rendering the recorded results in $(RESULTS),GPU found: measuring into $(RESULTS) and rendering) into $(SITE)/"
 	$(LABBOOK) build --results $(RESULTS) --site $(SITE) -j $(JOBS) \
 		--title '$(TITLE)' $(RUNFLAGS) $(COMPARE:%=--compare %)
+	@echo "labbook: done; open $(SITE)/index.html"
+
+# The binary finds its templates in $(PREFIX)/share/labbook/templates, and
+# labbook init copies $(PREFIX)/share/labbook/lab.h into a new book.
+install: $(LABBOOK)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/labbook/templates
+	install -m 755 $(LABBOOK) $(DESTDIR)$(PREFIX)/bin/labbook
+	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/labbook/templates/
+	install -m 644 kernels/lab.h $(DESTDIR)$(PREFIX)/share/labbook/lab.h
+	@echo "labbook: installed $(DESTDIR)$(PREFIX)/bin/labbook; start a book with: labbook init DIR"
 
 # Measure only (a cluster node with a GPU but no gnuplot): fills RESULTS.
 measure: $(LABBOOK)

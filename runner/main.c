@@ -23,6 +23,7 @@
 #include "exec.h"
 #include "machines.h"
 #include "expr.h"
+#include "init.h"
 #include "results.h"
 #include "site.h"
 #include "util.h"
@@ -34,6 +35,7 @@ static const char usage[] =
 	"       labbook eval [--results DIR] 'EXPR [%fmt]'\n"
 	"                                        print the value of an expression\n"
 	"       labbook compare A B [options]    compare two results bundles\n"
+	"       labbook init DIR                 write a starter book into DIR\n"
 	"       labbook COMMAND --help           the options of one command\n"
 	"\n"
 	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
@@ -48,7 +50,8 @@ static const char build_usage[] =
 	"  --chapters DIR    the chapters (default chapters)\n"
 	"  --results DIR     the results bundle (default results/local)\n"
 	"  --site DIR        where the site goes (default site)\n"
-	"  --templates DIR   page template and stylesheet (default templates)\n"
+	"  --templates DIR   page template and stylesheet (default: ./templates,\n"
+	"                    else those installed with labbook)\n"
 	"  --title TEXT      the book's title\n"
 	"  --no-run          render from the bundle; run nothing, start no tool\n"
 	"  --no-site         run, but write no site\n"
@@ -196,7 +199,7 @@ static int nothing_to_show(const struct book *bk, struct bundle *b)
 static int cmd_build(int argc, char **argv)
 {
 	const char *chapters = "chapters", *results = "results/local",
-	           *site = "site", *templates = "templates", *title = "labbook",
+	           *site = "site", *templates = NULL, *title = "labbook",
 	           *root = NULL;
 	struct run_opts ro = {0};
 	int no_site = 0, keep_going = 0, chapters_given = 0, results_given = 0;
@@ -337,8 +340,11 @@ static int cmd_build(int argc, char **argv)
 	if (!ro.compile_only && !exec_stopping())
 		machines_claims_check(&bk, &ms, strict);
 	if (!no_site && !exec_stopping()) {
-		struct site_opts so = {site, templates, title, bk.gpu, &ms};
+		char *found = templates ? NULL : init_templates_find();
+		struct site_opts so = {site, templates ? templates : found, title,
+		                       bk.gpu, &ms};
 		site_rc = site_render(&bk, b, &so, &st);
+		free(found);
 	}
 	diag_quiet(0);
 	int stop = exec_stopping();
@@ -474,6 +480,22 @@ static int cmd_compare(int argc, char **argv)
 	return over != 0 ? 1 : 0;
 }
 
+static const char init_usage[] =
+	"usage: labbook init DIR\n"
+	"Write a starter book into DIR: a chapter, an experiment in C that needs\n"
+	"no GPU, a chart, a claim and a Makefile. It builds as it is: cd DIR && make\n";
+
+static int cmd_init(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(init_usage, stdout);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-')
+		return usage_error("init ", "init takes one folder, the new book's");
+	return init_book(argv[1]) != 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
@@ -491,6 +513,8 @@ int main(int argc, char **argv)
 		return cmd_eval(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "init"))
+		return cmd_init(argc - 1, argv + 1);
 	return usage_error("", "unknown command '%s'; commands: build, eval, "
-	                   "compare", argv[1]);
+	                   "compare, init", argv[1]);
 }

@@ -1,87 +1,150 @@
 #include "plot.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "buf.h"
-#include "exec.h"
+#include "chart.h"
 #include "expr.h"
 #include "util.h"
 
-static const char *colors[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                               "#e69f00", "#56b4e9", "#000000", "#8c564b"};
-#define NCOLORS (sizeof colors / sizeof colors[0])
-
-struct point {
-	double x, y, lo, hi;
-	const char *label; /* the category, for bars */
-	int has_err;
-};
-
-struct series {
-	char *name;
-	struct point *pts;
-	size_t n;
-};
-
-/* $LABBOOK_GNUPLOT names another gnuplot (or none, to test without one). */
-static const char *gnuplot(void)
-{
-	const char *g = getenv("LABBOOK_GNUPLOT");
-	return g && *g ? g : "gnuplot";
-}
-
-int plot_available(void)
-{
-	static int known = -1;
-	if (known < 0) {
-		char *argv[] = {(char *)gnuplot(), "--version", NULL};
-		char *out = exec_capture(argv, 20);
-		known = out != NULL;
-		free(out);
-	}
-	return known;
-}
+/* Okabe and Ito's colour-blind-safe palette, without its black and yellow. */
+static const char *const palette[] = {"#0072b2", "#d55e00", "#009e73",
+                                      "#cc79a7", "#e69f00", "#56b4e9"};
+#define NPALETTE (sizeof palette / sizeof palette[0])
+/* Series that highlight: leaves out. */
+static const char *const greys[] = {"#9a9a9a", "#c4c4c4"};
+/* Limit lines: black and dark grey, never a series colour. */
+static const char *const limit_colors[] = {"#000000", "#5e5e5e"};
+/* gnuplot dash types: solid first, then patterns told apart at a glance. */
+static const char *const dashes[] = {"1",        "(8,4)",         "(2,3)",
+                                     "(10,3,2,3)", "(4,6)", "(12,3,2,3,2,3)"};
+#define NDASHES (sizeof dashes / sizeof dashes[0])
+/* Filled circle, square, triangles, diamond, pentagon; then open ones. */
+static const int markers[] = {7, 5, 9, 11, 13, 15, 6, 4, 8, 10, 12, 14};
+#define NMARKERS (sizeof markers / sizeof markers[0])
 
 void plot_free(struct plot *p)
 {
+	if (!p)
+		return;
 	free(p->svg);
+	free(p->svg_narrow);
 	free(p->csv);
 	free(p->gp);
+	free(p->alt);
+	free(p->coincide);
 	free(p->error);
 	free(p->note);
 	memset(p, 0, sizeof *p);
 }
 
-/* gnuplot single-quoted string: only '' needs escaping. */
-static void gp_str(struct buf *b, const char *s)
+static void chart_free(struct chart *c)
 {
-	buf_putc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			buf_putc(b, '\'');
-		if (*s != '\n' && *s != '\r')
-			buf_putc(b, *s);
+	for (size_t s = 0; s < c->nser; s++) {
+		free(c->ser[s].key);
+		free(c->ser[s].title);
+		free(c->ser[s].pts);
 	}
-	buf_putc(b, '\'');
+	free(c->ser);
+	for (size_t i = 0; i < c->ncats; i++)
+		free(c->cats[i]);
+	free(c->cats);
+	for (size_t i = 0; i < c->nlim; i++)
+		free(c->lim[i].text);
+	free(c->lim);
+	for (size_t i = 0; i < c->nlabels; i++) {
+		free(c->labels[i].value);
+		free(c->labels[i].words);
+	}
+	free(c->labels);
 }
 
-static void csv_str(struct buf *b, const char *s)
+/* ---- words ------------------------------------------------------------------ */
+
+void chart_num_put(struct buf *b, double x)
 {
-	if (!s[strcspn(s, ",\"\n")]) {
-		buf_puts(b, s);
+	if (x == floor(x) && fabs(x) < 1e15)
+		buf_printf(b, "%.0f", x);
+	else if (fabs(x) >= 100)
+		buf_printf(b, "%.0f", x);
+	else if (fabs(x) >= 10)
+		buf_printf(b, "%.1f", x);
+	else
+		buf_printf(b, "%.3g", x);
+}
+
+void chart_value_put(struct buf *b, double v, const char *unit)
+{
+	if (unit && !strcmp(unit, "bytes")) {
+		static const char *const pre[] = {"B", "KiB", "MiB", "GiB", "TiB",
+		                                  "PiB"};
+		size_t k = 0;
+		while (fabs(v) >= 1024 && k + 1 < sizeof pre / sizeof pre[0]) {
+			v /= 1024;
+			k++;
+		}
+		chart_num_put(b, v);
+		buf_printf(b, " %s", pre[k]);
 		return;
 	}
-	buf_putc(b, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			buf_putc(b, '"');
-		buf_putc(b, *s);
-	}
-	buf_putc(b, '"');
+	chart_num_put(b, v);
+	if (unit)
+		buf_printf(b, " %s", unit);
 }
+
+char *plot_value_text(double v, const char *unit)
+{
+	struct buf b = BUF_INIT;
+	chart_value_put(&b, v, unit);
+	return buf_detach(&b);
+}
+
+/* The label: line for value, or NULL. */
+static struct label *label_find(const struct chart *c, const char *value)
+{
+	for (size_t i = 0; i < c->nlabels; i++)
+		if (!strcmp(c->labels[i].value, value))
+			return &c->labels[i];
+	return NULL;
+}
+
+/* The words label: gives value, or NULL; the label counts as used. */
+static const char *label_use(struct chart *c, const char *value)
+{
+	struct label *l = label_find(c, value);
+	if (!l)
+		return NULL;
+	l->used = 1;
+	return l->words;
+}
+
+/* "A, B and C" into b. */
+static void list_put(struct buf *b, char **items, size_t n)
+{
+	/* Items with commas of their own are kept apart by semicolons. */
+	int semi = 0;
+	for (size_t i = 0; i < n; i++)
+		semi |= strchr(items[i], ',') != NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_puts(b, i + 1 == n ? (semi && n > 2 ? "; and " : " and ")
+			                       : semi ? "; " : ", ");
+		buf_puts(b, items[i]);
+	}
+}
+
+/* series-label: "ILP %s" with text where %s is. */
+static char *series_format(const char *fmt, const char *text)
+{
+	const char *at = strstr(fmt, "%s");
+	return xasprintf("%.*s%s%s", (int)(at - fmt), fmt, text, at + 2);
+}
+
+/* ---- selecting the points ----------------------------------------------------- */
 
 static char *cell_text(const cJSON *row, const char *field)
 {
@@ -109,301 +172,539 @@ static int has_field(const struct exp_result *r, const char *field)
 	return 0;
 }
 
-static int plot_fail(struct plot *out, const char *path, int line,
-                     const char *msg)
+int chart_fail(struct plot *out, const char *path, int line,
+                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+int chart_fail(struct plot *out, const char *path, int line,
+               const char *fmt, ...)
 {
-	diag_at(path, line, "%s", msg);
-	out->error = xasprintf("%s:%d: %s", path, line, msg);
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	diag_at(path, line, "%s", b.data);
+	if (!out->error)
+		out->error = xasprintf("%s:%d: %s", path, line, b.data);
+	buf_free(&b);
 	return -1;
+}
+
+static size_t series_find(struct chart *c, char *key)
+{
+	size_t s = 0;
+	while (s < c->nser && strcmp(c->ser[s].key, key))
+		s++;
+	if (s == c->nser) {
+		struct series *ns = ARRAY_PUSH(c->ser, c->nser);
+		memset(ns, 0, sizeof *ns);
+		ns->key = key;
+	} else {
+		free(key);
+	}
+	return s;
+}
+
+/* The records the chart draws, split into series; 0 or -1 (reported). */
+static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
+{
+	const struct directive *d = c->d;
+	const char *data = dir_opt(d, "data");
+	struct exp_result *r = bundle_get(b, data);
+	struct filter where = {0};
+	char *err = NULL;
+	int rc = -1;
+
+	if (!r->nrows) {
+		out->error = xasprintf("no results for experiment '%s' yet", data);
+		warn_at(c->path, d->line, "chart '%s': %s", d->id, out->error);
+		return -1;
+	}
+	const char *fields[] = {c->xf, c->yf, c->sf};
+	const char *names[] = {"x", "y", "series"};
+	for (size_t i = 0; i < 3; i++)
+		if (fields[i] && !has_field(r, fields[i]))
+			return chart_fail(out, c->path, dir_opt_line(d, names[i]),
+			                 "chart '%s': experiment '%s' has no field '%s' "
+			                 "(option %s)", d->id, data, fields[i], names[i]);
+	const char *wtext = dir_opt(d, "where");
+	if (wtext && filter_parse(wtext, b, &where, &err) != 0) {
+		chart_fail(out, c->path, dir_opt_line(d, "where"),
+		          "chart '%s': where: %s", d->id, err);
+		goto out;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		c->bars |= cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r->rows[i],
+		                                                           c->xf));
+	if (c->bars)
+		c->logx = 0;
+	char *lo_f = xasprintf("%s_lo", c->yf), *hi_f = xasprintf("%s_hi", c->yf);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const cJSON *row = r->rows[i];
+		struct point p = {0};
+		if (!filter_match(&where, row) || !row_number(row, c->yf, &p.y) ||
+		    !cJSON_GetObjectItem(row, c->xf))
+			continue;
+		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"))) {
+			out->nwrong++;
+			continue;
+		}
+		if (c->bars) {
+			char *cat = cell_text(row, c->xf);
+			size_t k = 0;
+			while (k < c->ncats && strcmp(c->cats[k], cat))
+				k++;
+			if (k == c->ncats)
+				*ARRAY_PUSH(c->cats, c->ncats) = cat;
+			else
+				free(cat);
+			p.x = (double)k;
+		} else if (!row_number(row, c->xf, &p.x)) {
+			continue;
+		}
+		if (c->logx && p.x <= 0)
+			continue;
+		p.lo = p.hi = p.y;
+		p.has_err = row_number(row, lo_f, &p.lo) && row_number(row, hi_f, &p.hi);
+		size_t k = series_find(c, c->sf ? cell_text(row, c->sf)
+		                                : xstrdup(c->yf));
+		struct series *s = &c->ser[k];
+		*ARRAY_PUSH(s->pts, s->n) = p;
+		s->err_bars |= p.has_err && fabs(p.hi - p.lo) > 0.01 * fabs(p.y);
+		out->npoints++;
+	}
+	free(lo_f);
+	free(hi_f);
+	if (!out->npoints) {
+		chart_fail(out, c->path, d->line, "chart '%s': no records of '%s' to "
+		          "draw%s", d->id, data, wtext ? " (check its where:)" : "");
+		goto out;
+	}
+	if (!c->bars)
+		for (size_t s = 0; s < c->nser; s++)
+			qsort(c->ser[s].pts, c->ser[s].n, sizeof *c->ser[s].pts,
+			      cmp_point);
+	rc = 0;
+out:
+	filter_free(&where);
+	free(err);
+	return rc;
+}
+
+/* Each limit: evaluated once, with its text; 0 or -1 (reported). */
+static int chart_limits(struct chart *c, struct bundle *b, struct plot *out)
+{
+	const struct directive *d = c->d;
+	for (size_t i = 0; i < d->nopts; i++) {
+		if (strcmp(d->opts[i].key, "limit"))
+			continue;
+		char *spec = xstrdup(d->opts[i].value), *e = NULL;
+		char *bar = strchr(spec, '|');
+		if (bar)
+			*bar = '\0';
+		struct value v;
+		int rc = expr_eval(spec, b, &v, &e);
+		if (rc == 0)
+			rc = value_scalar(&v, &e);
+		if (rc != 0 || v.type != VAL_NUM) {
+			chart_fail(out, c->path, d->opts[i].line, "chart '%s': limit: %s",
+			          d->id, e ? e : "not a number");
+			free(e);
+			free(spec);
+			if (rc == 0)
+				value_free(&v);
+			return -1;
+		}
+		struct buf t = BUF_INIT;
+		buf_puts(&t, bar ? str_trim(bar + 1) : str_trim(spec));
+		buf_putc(&t, ' ');
+		chart_value_put(&t, v.num, c->yunit);
+		struct limit *l = ARRAY_PUSH(c->lim, c->nlim);
+		l->v = v.num;
+		l->text = buf_detach(&t);
+		value_free(&v);
+		free(spec);
+	}
+	return 0;
+}
+
+/* label: lines ("value | words"), series-label: and the titles; 0 or -1. */
+static int chart_titles(struct chart *c, struct plot *out)
+{
+	const struct directive *d = c->d;
+	for (size_t i = 0; i < d->nopts; i++) {
+		if (strcmp(d->opts[i].key, "label"))
+			continue;
+		char *bar = strchr(d->opts[i].value, '|');
+		if (!bar)
+			return chart_fail(out, c->path, d->opts[i].line, "chart '%s': "
+			                 "label: write 'VALUE | words'", d->id);
+		struct label *l = ARRAY_PUSH(c->labels, c->nlabels);
+		char *v = xstrndup(d->opts[i].value, (size_t)(bar - d->opts[i].value));
+		l->value = xstrdup(str_trim(v));
+		free(v);
+		v = xstrdup(bar + 1);
+		l->words = xstrdup(str_trim(v));
+		free(v);
+		l->line = d->opts[i].line;
+		l->used = 0;
+	}
+	const char *fmt = dir_opt(d, "series-label");
+	if (fmt && (!strstr(fmt, "%s") || strstr(strstr(fmt, "%s") + 2, "%")))
+		return chart_fail(out, c->path, dir_opt_line(d, "series-label"),
+		                 "chart '%s': series-label: write one %%s where the "
+		                 "value goes, e.g. 'ILP %%s'", d->id);
+	for (size_t s = 0; s < c->nser; s++) {
+		const char *w = label_use(c, c->ser[s].key);
+		c->ser[s].title = w ? xstrdup(w)
+		                  : fmt ? series_format(fmt, c->ser[s].key)
+		                        : xstrdup(c->sf ? c->ser[s].key
+		                                        : c->ylabel ? c->ylabel : c->yf);
+	}
+	for (size_t k = 0; k < c->ncats; k++)
+		label_use(c, c->cats[k]);
+	for (size_t i = 0; i < c->nlabels; i++)
+		if (!c->labels[i].used)
+			return chart_fail(out, c->path, c->labels[i].line, "chart '%s': "
+			                 "label: no series or category '%s' is drawn",
+			                 d->id, c->labels[i].value);
+	return 0;
+}
+
+const char *chart_cat_title(const struct chart *c, size_t k)
+{
+	const struct label *l = label_find(c, c->cats[k]);
+	return l ? l->words : c->cats[k];
+}
+
+/* ---- styles -------------------------------------------------------------------- */
+
+/* 0 or -1 (reported). */
+static int chart_styles(struct chart *c, struct plot *out)
+{
+	const struct directive *d = c->d;
+	const char *hl = dir_opt(d, "highlight");
+	if (hl) {
+		char *list = xstrdup(hl), *save = NULL;
+		for (char *t = strtok_r(list, ",", &save); t;
+		     t = strtok_r(NULL, ",", &save)) {
+			t = str_trim(t);
+			size_t s = 0;
+			while (s < c->nser && strcmp(c->ser[s].key, t))
+				s++;
+			if (s == c->nser) {
+				chart_fail(out, c->path, dir_opt_line(d, "highlight"),
+				          "chart '%s': highlight: no series '%s'", d->id, t);
+				free(list);
+				return -1;
+			}
+			c->ser[s].highlight = 1;
+		}
+		free(list);
+	}
+	size_t ngrey = 0, nhl = 0;
+	for (size_t s = 0; s < c->nser; s++) {
+		struct series *sr = &c->ser[s];
+		if (hl && !sr->highlight) {
+			sr->grey = 1;
+			sr->color = greys[ngrey % 2];
+			sr->dash = dashes[(ngrey / 2) % NDASHES];
+			sr->marker = markers[(ngrey / 2) % NMARKERS];
+			ngrey++;
+			continue;
+		}
+		size_t k = hl ? nhl++ : s;
+		sr->color = palette[k % NPALETTE];
+		sr->dash = dashes[(k / NPALETTE) % NDASHES];
+		sr->marker = markers[k % NMARKERS];
+	}
+	for (size_t i = 0; i < c->nlim; i++) {
+		c->lim[i].color = limit_colors[i % 2];
+		c->lim[i].dash = dashes[1 + (i / 2) % (NDASHES - 1)];
+	}
+	/*
+	 * Of series that coincide, the later ones are dashed, so the one
+	 * beneath shows through; their colours already tell them apart.
+	 */
+	if (c->nser <= NPALETTE && !hl)
+		for (size_t s = 0; s < c->nser; s++) {
+			size_t k = 0;
+			for (size_t t = 0; t < s; t++)
+				k += c->ser[t].group == c->ser[s].group;
+			if (k)
+				c->ser[s].dash = dashes[k % NDASHES];
+		}
+	return 0;
+}
+
+/* ---- ranges and ticks -------------------------------------------------------- */
+
+double chart_axis_t(double v, int logb)
+{
+	return logb ? log(v) : v;
+}
+
+/* A round step that cuts span into at most n parts (1, 2, 5 x 10^k). */
+double chart_nice_step(double span, int n)
+{
+	double raw = span / n, mag = pow(10, floor(log10(raw)));
+	static const double m[] = {1, 2, 2.5, 5, 10};
+	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+		if (m[i] * mag >= raw)
+			return m[i] * mag;
+	return 10 * mag;
+}
+
+static void chart_ranges(struct chart *c)
+{
+	double lo = INFINITY, hi = -INFINITY, xlo = INFINITY, xhi = -INFINITY;
+	double lim_hi = -INFINITY;
+	for (size_t s = 0; s < c->nser; s++)
+		for (size_t i = 0; i < c->ser[s].n; i++) {
+			struct point *p = &c->ser[s].pts[i];
+			double a = c->ser[s].err_bars ? fmin(p->lo, p->y) : p->y;
+			double z = c->ser[s].err_bars ? fmax(p->hi, p->y) : p->y;
+			if (!c->logy || a > 0)
+				lo = fmin(lo, a);
+			hi = fmax(hi, z);
+			xlo = fmin(xlo, p->x);
+			xhi = fmax(xhi, p->x);
+		}
+	for (size_t i = 0; i < c->nlim; i++)
+		if (!c->logy || c->lim[i].v > 0) {
+			lo = fmin(lo, c->lim[i].v);
+			lim_hi = fmax(lim_hi, c->lim[i].v);
+		}
+	/* A limit above the data needs room for its label above it. */
+	int lim_top = lim_hi >= hi;
+	hi = fmax(hi, lim_hi);
+	if (!(lo < INFINITY))
+		lo = hi = 1;
+	if (c->logy) {
+		double span = log(hi) - log(lo) + 0.1;
+		c->ylo = lo * exp(-0.04 * span);
+		c->yhi = hi * exp((lim_top ? 0.14 : 0.04) * span);
+	} else {
+		lo = fmin(lo, 0);
+		if (hi <= lo)
+			hi = lo + 1;
+		double room = (hi - lo) * (lim_top ? 0.1 : 0.03);
+		double step = chart_nice_step(hi + room - lo, 6);
+		c->ylo = lo < 0 ? floor(lo / step) * step : 0;
+		c->yhi = ceil((hi + room) / step) * step;
+		/* A limit on the bottom axis would hide in it: lift the axis. */
+		for (size_t i = 0; i < c->nlim; i++)
+			if (c->lim[i].v <= c->ylo)
+				c->ylo = c->lim[i].v - 0.05 * (c->yhi - c->lim[i].v);
+	}
+	if (c->bars) {
+		c->xmin = -0.6;
+		c->xmax = (double)c->ncats - 0.4;
+	} else if (xlo == xhi) {
+		c->xmin = c->logx ? xlo / 2 : xlo - 1;
+		c->xmax = c->logx ? xhi * 2 : xhi + 1;
+	} else if (c->logx) {
+		/* A hair wider, so gnuplot keeps the ticks at both ends. */
+		c->xmin = xlo / 1.0001;
+		c->xmax = xhi * 1.0001;
+	} else {
+		c->xmin = xlo - (xhi - xlo) * 1e-6;
+		c->xmax = xhi + (xhi - xlo) * 1e-6;
+	}
+}
+
+/* ---- what the chart says ------------------------------------------------------ */
+
+/*
+ * Series that lie on each other: at every x both draw, the points' spreads
+ * (or, without one, a sliver of the axis) overlap. Plain text, or NULL.
+ */
+static char *chart_coincide(struct chart *c)
+{
+	for (size_t s = 0; s < c->nser; s++)
+		c->ser[s].group = s;
+	if (c->bars || c->nser < 2)
+		return NULL;
+	size_t *group = xmalloc(c->nser * sizeof *group);
+	for (size_t s = 0; s < c->nser; s++)
+		group[s] = s;
+	double span = chart_axis_t(c->yhi, c->logy) - chart_axis_t(c->ylo, c->logy);
+	double tol = 0.006 * span;
+	for (size_t a = 0; a < c->nser; a++)
+		for (size_t b = a + 1; b < c->nser; b++) {
+			const struct series *sa = &c->ser[a], *sb = &c->ser[b];
+			size_t shared = 0, apart = 0;
+			for (size_t i = 0, j = 0; i < sa->n && j < sb->n;) {
+				const struct point *p = &sa->pts[i], *q = &sb->pts[j];
+				if (p->x < q->x) {
+					i++;
+				} else if (q->x < p->x) {
+					j++;
+				} else {
+					double plo = fmin(p->lo, p->y), phi = fmax(p->hi, p->y);
+					double qlo = fmin(q->lo, q->y), qhi = fmax(q->hi, q->y);
+					if (c->logy && (plo <= 0 || qlo <= 0))
+						apart++;
+					else if (chart_axis_t(plo, c->logy) - tol >
+					             chart_axis_t(qhi, c->logy) ||
+					         chart_axis_t(qlo, c->logy) - tol >
+					             chart_axis_t(phi, c->logy))
+						apart++;
+					shared++;
+					i++;
+					j++;
+				}
+			}
+			if (shared >= 2 && !apart && 2 * shared >= sa->n &&
+			    2 * shared >= sb->n) {
+				size_t ga = group[a], gb = group[b];
+				for (size_t s = 0; s < c->nser; s++)
+					if (group[s] == gb)
+						group[s] = ga;
+			}
+		}
+	struct buf out = BUF_INIT;
+	const char *fmt = dir_opt(c->d, "series-label");
+	for (size_t g = 0; g < c->nser; g++) {
+		char **names = NULL;
+		size_t n = 0, plain = 1;
+		for (size_t s = 0; s < c->nser; s++)
+			if (group[s] == g) {
+				*ARRAY_PUSH(names, n) = c->ser[s].key;
+				for (size_t i = 0; i < c->nlabels; i++)
+					plain &= strcmp(c->labels[i].value, c->ser[s].key) != 0;
+			}
+		if (n >= 2) {
+			struct buf l = BUF_INIT;
+			if (!(plain && fmt))
+				for (size_t i = 0, k = 0; i < c->nser; i++)
+					if (group[i] == g)
+						names[k++] = c->ser[i].title;
+			list_put(&l, names, n);
+			/* Bare values ("4 and 8") are named by the series field. */
+			char *t = plain && fmt ? series_format(fmt, l.data)
+			          : !c->nlabels && !fmt ? xasprintf("%s %s", c->sf, l.data)
+			                                : buf_detach(&l);
+			buf_printf(&out, "%s%s coincide.", out.len ? " " : "", t);
+			free(t);
+			buf_free(&l);
+		}
+		free(names);
+	}
+	for (size_t s = 0; s < c->nser; s++)
+		c->ser[s].group = group[s];
+	free(group);
+	return out.len ? buf_detach(&out) : NULL;
+}
+
+/* What the chart shows, in words, from the points it draws. */
+static char *chart_alt(const struct chart *c, const char *coincide)
+{
+	struct buf a = BUF_INIT;
+	const char *yl = c->ylabel ? c->ylabel : c->yf;
+	const char *xl = c->xlabel ? c->xlabel : c->xf;
+	const struct series *top = NULL;
+	const struct point *tp = NULL;
+	for (size_t s = 0; s < c->nser; s++)
+		for (size_t i = 0; i < c->ser[s].n; i++)
+			if (!tp || c->ser[s].pts[i].y > tp->y) {
+				top = &c->ser[s];
+				tp = &c->ser[s].pts[i];
+			}
+	const char *kind = c->as_points ? "Point" : c->bars ? "Bar" : "Line";
+	if (c->bars && !c->sf) {
+		buf_printf(&a, "%s chart of %s for each %s", kind, yl, xl);
+		if (c->logy)
+			buf_puts(&a, " (log scale)");
+		buf_puts(&a, ": ");
+		const struct series *s = &c->ser[0];
+		for (size_t i = 0; i < s->n && i < 16; i++) {
+			buf_printf(&a, "%s%s ", i ? ", " : "",
+			           chart_cat_title(c, (size_t)s->pts[i].x));
+			chart_value_put(&a, s->pts[i].y, c->yunit);
+		}
+		buf_puts(&a, s->n > 16 ? ", and more." : ".");
+	} else {
+		buf_printf(&a, "%s chart of %s against %s", kind, yl, xl);
+		if (c->logx || c->logy)
+			buf_printf(&a, " (log scale on %s)", c->logx ? (c->logy ? "both "
+			           "axes" : "x") : "y");
+		/* Bare values ("4") need the field's name to say what they are. */
+		int bare = c->sf && !dir_opt(c->d, "series-label") && !c->nlabels;
+		if (c->sf) {
+			buf_printf(&a, ", one %s for each ", c->bars ? "bar" : "line");
+			if (bare)
+				buf_printf(&a, "%s: ", c->sf);
+			else
+				buf_puts(&a, "of ");
+			char **t = NULL;
+			size_t n = 0;
+			for (size_t s = 0; s < c->nser && s < 12; s++)
+				*ARRAY_PUSH(t, n) = c->ser[s].title;
+			list_put(&a, t, n);
+			free(t);
+			if (c->nser > 12)
+				buf_printf(&a, " and %zu more", c->nser - 12);
+		}
+		buf_puts(&a, ". The highest point is ");
+		chart_value_put(&a, tp->y, c->yunit);
+		buf_printf(&a, ", at %s ", xl);
+		if (c->bars)
+			buf_puts(&a, chart_cat_title(c, (size_t)tp->x));
+		else
+			chart_value_put(&a, tp->x, c->xunit);
+		if (bare)
+			buf_printf(&a, " (%s %s)", c->sf, top->title);
+		else if (c->sf)
+			buf_printf(&a, " (%s)", top->title);
+		buf_puts(&a, ".");
+		if (coincide)
+			buf_printf(&a, " %s", coincide);
+	}
+	for (size_t i = 0; i < c->nlim; i++)
+		buf_printf(&a, " A reference line marks %s.", c->lim[i].text);
+	return buf_detach(&a);
 }
 
 int plot_render(const struct directive *d, const char *path, struct bundle *b,
                 const char *site_dir, struct plot *out)
 {
 	memset(out, 0, sizeof *out);
-	const char *data = dir_opt(d, "data"), *xf = dir_opt(d, "x"),
-	           *yf = dir_opt(d, "y"), *sf = dir_opt(d, "series");
-	struct exp_result *r = bundle_get(b, data);
-	struct series *ser = NULL;
-	size_t nser = 0;
-	char **cats = NULL;
-	size_t ncats = 0;
-	struct filter where = {0};
+	struct chart c = {0};
 	struct buf gp = BUF_INIT, csv = BUF_INIT;
 	int rc = -1;
-	char *err = NULL;
-
-	if (!r->nrows) {
-		out->error = xasprintf("no results for experiment '%s' yet", data);
-		warn_at(path, d->line, "chart '%s': %s", d->id, out->error);
+	c.d = d;
+	c.path = path;
+	c.xf = dir_opt(d, "x");
+	c.yf = dir_opt(d, "y");
+	c.sf = dir_opt(d, "series");
+	c.xlabel = dir_opt(d, "xlabel");
+	c.ylabel = dir_opt(d, "ylabel");
+	c.xunit = dir_opt(d, "x-unit");
+	c.yunit = dir_opt(d, "y-unit");
+	c.logx = dir_opt(d, "logx") ? atoi(dir_opt(d, "logx")) : 0;
+	c.logy = dir_opt(d, "logy") ? atoi(dir_opt(d, "logy")) : 0;
+	if (chart_select(&c, b, out) != 0 || chart_limits(&c, b, out) != 0 ||
+	    chart_titles(&c, out) != 0)
 		goto out;
-	}
-	const char *fields[] = {xf, yf, sf};
-	const char *names[] = {"x", "y", "series"};
-	for (size_t i = 0; i < 3; i++)
-		if (fields[i] && !has_field(r, fields[i])) {
-			char *msg = xasprintf("chart '%s': experiment '%s' has no field "
-			                      "'%s' (option %s)", d->id, data, fields[i],
-			                      names[i]);
-			plot_fail(out, path, dir_opt_line(d, names[i]), msg);
-			free(msg);
-			goto out;
-		}
-	const char *wtext = dir_opt(d, "where");
-	if (wtext && filter_parse(wtext, b, &where, &err) != 0) {
-		char *msg = xasprintf("chart '%s': where: %s", d->id, err);
-		plot_fail(out, path, dir_opt_line(d, "where"), msg);
-		free(msg);
+	c.as_points = c.bars && c.logy;
+	chart_ranges(&c);
+	out->coincide = chart_coincide(&c);
+	if (chart_styles(&c, out) != 0)
 		goto out;
-	}
-
-	int bars = 0;
-	for (size_t i = 0; i < r->nrows; i++)
-		bars |= cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r->rows[i], xf));
-	char *lo_f = xasprintf("%s_lo", yf), *hi_f = xasprintf("%s_hi", yf);
-	for (size_t i = 0; i < r->nrows; i++) {
-		const cJSON *row = r->rows[i];
-		if (!filter_match(&where, row))
-			continue;
-		double y;
-		if (!row_number(row, yf, &y) || !cJSON_GetObjectItem(row, xf))
-			continue;
-		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"))) {
-			out->nwrong++;
-			continue;
-		}
-		struct point p = {0, y, y, y, NULL, 0};
-		if (bars) {
-			char *label = cell_text(row, xf);
-			size_t c = 0;
-			while (c < ncats && strcmp(cats[c], label))
-				c++;
-			if (c == ncats)
-				*ARRAY_PUSH(cats, ncats) = label;
-			else
-				free(label);
-			p.x = (double)c;
-			p.label = cats[c];
-		} else if (!row_number(row, xf, &p.x)) {
-			continue;
-		}
-		p.has_err = row_number(row, lo_f, &p.lo) && row_number(row, hi_f, &p.hi);
-		char *sname = sf ? cell_text(row, sf) : xstrdup(yf);
-		size_t s = 0;
-		while (s < nser && strcmp(ser[s].name, sname))
-			s++;
-		if (s == nser) {
-			struct series *ns = ARRAY_PUSH(ser, nser);
-			memset(ns, 0, sizeof *ns);
-			ns->name = sname;
-		} else {
-			free(sname);
-		}
-		*ARRAY_PUSH(ser[s].pts, ser[s].n) = p;
-		out->npoints++;
-	}
-	free(lo_f);
-	free(hi_f);
-	if (!out->npoints) {
-		char *msg = xasprintf("chart '%s': no records of '%s' to draw%s",
-		                      d->id, data, wtext ? " (check its where:)" : "");
-		plot_fail(out, path, d->line, msg);
-		free(msg);
-		goto out;
-	}
-
-	/* The CSV, tidy: one row per point. */
-	buf_printf(&csv, "series,%s,%s,%s_lo,%s_hi\n", xf, yf, yf, yf);
-	for (size_t s = 0; s < nser; s++) {
-		if (!bars)
-			qsort(ser[s].pts, ser[s].n, sizeof *ser[s].pts, cmp_point);
-		for (size_t i = 0; i < ser[s].n; i++) {
-			struct point *p = &ser[s].pts[i];
-			csv_str(&csv, ser[s].name);
-			buf_putc(&csv, ',');
-			if (bars)
-				csv_str(&csv, p->label);
-			else
-				buf_printf(&csv, "%.10g", p->x);
-			buf_printf(&csv, ",%.10g,%.10g,%.10g\n", p->y, p->lo, p->hi);
-		}
-	}
-
-	/* The gnuplot script, data inline. */
-	buf_printf(&gp, "# labbook chart '%s' (%s:%d), records of '%s' from %s\n",
-	           d->id, path, d->line, data, b->dir);
-	buf_printf(&gp, "set terminal svg size 760,470 dynamic noenhanced "
-	           "font 'DejaVu Sans,13' background rgb 'white'\n");
-	buf_printf(&gp, "set output '%s.svg'\n", d->id);
-	const char *title = dir_opt(d, "title");
-	if (title) {
-		buf_puts(&gp, "set title ");
-		gp_str(&gp, title);
-		buf_putc(&gp, '\n');
-	}
-	const char *xl = dir_opt(d, "xlabel"), *yl = dir_opt(d, "ylabel");
-	buf_puts(&gp, "set xlabel ");
-	gp_str(&gp, xl ? xl : xf);
-	buf_puts(&gp, "\nset ylabel ");
-	gp_str(&gp, yl ? yl : yf);
-	buf_puts(&gp, "\nset grid lc rgb '#d8d8d8'\nset border lc rgb '#444444'\n"
-	              "set key below horizontal samplen 2 maxrows 3\n");
-	const char *logx = dir_opt(d, "logx"), *logy = dir_opt(d, "logy");
-	if (logx && !bars) {
-		buf_printf(&gp, "set logscale x %s\n", logx);
-		/* Large powers of two read better as powers than as digits. */
-		double xmax = 0;
-		for (size_t s = 0; s < nser; s++)
-			for (size_t i = 0; i < ser[s].n; i++)
-				if (ser[s].pts[i].x > xmax)
-					xmax = ser[s].pts[i].x;
-		if (!strcmp(logx, "2") && xmax >= 1e5)
-			buf_puts(&gp, "set format x '2^%L'\n");
-	}
-	if (logy)
-		buf_printf(&gp, "set logscale y %s\n", logy);
-	else
-		buf_puts(&gp, "set yrange [0:*]\n");
-	if (bars) {
-		double w = 0.8 / (double)nser;
-		buf_printf(&gp, "set style fill solid 0.85 noborder\nset boxwidth %.4f\n"
-		           "set xrange [-0.6:%.1f]\nset xtics (", w, ncats - 0.4);
-		for (size_t c = 0; c < ncats; c++) {
-			if (c)
-				buf_puts(&gp, ", ");
-			gp_str(&gp, cats[c]);
-			buf_printf(&gp, " %zu", c);
-		}
-		buf_printf(&gp, ")%s\n", ncats > 5 ? " rotate by -35" : "");
-	}
-	for (size_t s = 0; s < nser; s++) {
-		buf_printf(&gp, "$s%zu << EOD\n", s);
-		for (size_t i = 0; i < ser[s].n; i++) {
-			struct point *p = &ser[s].pts[i];
-			double x = p->x;
-			if (bars)
-				x += (s - (nser - 1) / 2.0) * (0.8 / (double)nser);
-			buf_printf(&gp, "%.10g %.10g %.10g %.10g\n", x, p->y, p->lo, p->hi);
-		}
-		buf_puts(&gp, "EOD\n");
-	}
-	buf_puts(&gp, "plot ");
-	for (size_t s = 0; s < nser; s++) {
-		const char *col = colors[s % NCOLORS];
-		int err_bars = 0;
-		for (size_t i = 0; i < ser[s].n; i++)
-			err_bars |= ser[s].pts[i].has_err &&
-			            fabs(ser[s].pts[i].hi - ser[s].pts[i].lo) >
-			                0.01 * fabs(ser[s].pts[i].y);
-		char *t = sf ? xasprintf("%s %s", sf, ser[s].name) : xstrdup(ser[s].name);
-		if (s)
-			buf_puts(&gp, ", \\\n     ");
-		if (bars) {
-			buf_printf(&gp, "$s%zu using 1:2 with boxes lc rgb '%s' title ", s, col);
-			gp_str(&gp, nser > 1 || sf ? t : "");
-			if (err_bars)
-				buf_printf(&gp, ", $s%zu using 1:2:3:4 with yerrorbars "
-				           "lc rgb '#333333' pt -1 notitle", s);
-		} else {
-			buf_printf(&gp, "$s%zu using 1:2%s with %s lw 2 pt %zu ps 0.6 "
-			           "lc rgb '%s' title ", s, err_bars ? ":3:4" : "",
-			           err_bars ? "yerrorlines" : "linespoints", s % 6 + 5, col);
-			gp_str(&gp, t);
-		}
-		free(t);
-	}
-	for (size_t i = 0; i < d->nopts; i++) {
-		if (strcmp(d->opts[i].key, "limit"))
-			continue;
-		char *spec = xstrdup(d->opts[i].value);
-		char *bar = strchr(spec, '|');
-		if (bar)
-			*bar = '\0';
-		const char *label = bar ? str_trim(bar + 1) : str_trim(spec);
-		struct value v;
-		char *e = NULL;
-		if (expr_eval(spec, b, &v, &e) != 0 || value_scalar(&v, &e) != 0 ||
-		    (v.type != VAL_NUM)) {
-			char *msg = xasprintf("chart '%s': limit: %s", d->id,
-			                      e ? e : "not a number");
-			plot_fail(out, path, d->opts[i].line, msg);
-			free(msg);
-			free(e);
-			free(spec);
-			value_free(&v);
-			goto out;
-		}
-		buf_printf(&gp, ", \\\n     %.10g with lines dt 2 lw 1.5 "
-		           "lc rgb '#555555' title ", v.num);
-		char *t = fabs(v.num) >= 100 ? xasprintf("%s (%.0f)", label, v.num)
-		                              : xasprintf("%s (%.3g)", label, v.num);
-		gp_str(&gp, t);
-		free(t);
-		value_free(&v);
-		free(spec);
-	}
-	buf_putc(&gp, '\n');
-
-	char *figdir = path_join(site_dir, "fig");
-	char *gp_path = xasprintf("%s/%s.gp", figdir, d->id);
-	char *svg_path = xasprintf("%s/%s.svg", figdir, d->id);
-	char *csv_path = xasprintf("%s/%s.csv", figdir, d->id);
-	out->svg = xasprintf("fig/%s.svg", d->id);
-	out->gp = xasprintf("fig/%s.gp", d->id);
-	out->csv = xasprintf("fig/%s.csv", d->id);
-	char *old = file_read(gp_path, NULL);
-	int same = old && !strcmp(old, gp.data) && file_exists(svg_path);
-	free(old);
-	if (mkdir_p(figdir) == 0 &&
-	    file_write_atomic(csv_path, csv.data, csv.len) == 0) {
-		if (same) {
-			out->drawn = 1;
-			rc = 0;
-		} else if (!plot_available()) {
-			unlink(svg_path);
-			file_write_atomic(gp_path, gp.data, gp.len);
-			out->note = xstrdup("gnuplot is not installed, so this chart was "
-			                    "not drawn; its data and script are linked "
-			                    "below");
-			rc = 0;
-		} else if (file_write_atomic(gp_path, gp.data, gp.len) == 0) {
-			char *cd = xasprintf("cd '%s'", figdir);
-			char *gpname = xasprintf("%s.gp", d->id);
-			char *argv[] = {(char *)gnuplot(), "-e", cd, gpname, NULL};
-			struct run_result rr;
-			if (exec_run(argv, NULL, 60, 1 << 16, &rr) == 0) {
-				if (rr.exit_code == 0 && file_exists(svg_path)) {
-					out->drawn = out->redrawn = 1;
-					rc = 0;
-				} else {
-					char *msg = xasprintf("chart '%s': gnuplot failed: %s",
-					                      d->id, rr.out);
-					plot_fail(out, path, d->line, msg);
-					free(msg);
-					unlink(gp_path);
-				}
-				free(rr.out);
-			}
-			free(cd);
-			free(gpname);
-		}
-	}
-	free(figdir);
-	free(gp_path);
-	free(svg_path);
-	free(csv_path);
+	chart_layout(&c, WIDE);
+	chart_layout(&c, NARROW);
+	out->width = chart_width[WIDE];
+	out->height = c.height[WIDE];
+	out->narrow_width = chart_width[NARROW];
+	out->narrow_height = c.height[NARROW];
+	out->alt = chart_alt(&c, out->coincide);
+	chart_csv(&c, &csv);
+	chart_script(&c, b->dir, &gp);
+	rc = chart_draw(&c, site_dir, &gp, &csv, out);
 out:
-	for (size_t s = 0; s < nser; s++) {
-		free(ser[s].name);
-		free(ser[s].pts);
-	}
-	free(ser);
-	for (size_t c = 0; c < ncats; c++)
-		free(cats[c]);
-	free(cats);
-	filter_free(&where);
+	chart_free(&c);
 	buf_free(&gp);
 	buf_free(&csv);
-	free(err);
 	return rc;
 }

@@ -69,10 +69,10 @@ grep -q '^small,' site/fig/both.csv && grep -q '^big,' site/fig/both.csv ||
 	fail "the overlaid chart's data lacks a machine: $(cat site/fig/both.csv)"
 grep -q '32.25,' site/fig/both.csv || fail "small's largest point is not drawn"
 grep -q 'small' site/fig/base-only.csv && fail "a chart that did not ask overlays machines"
-# A limit line is drawn at each machine's own value.
-grep -q "^ *16.25 with lines.*title 'largest, big" site/fig/both.gp &&
-	grep -q "^ *32.25 with lines.*title 'largest, small" site/fig/both.gp ||
-	fail "the limit lines are not each machine's: $(grep 'with lines' site/fig/both.gp)"
+# A limit line is drawn at each machine's own value, labelled with it.
+grep -q "^set label .*'largest, big 16.2' at graph [0-9.]*, first 16.25 " site/fig/both.gp &&
+	grep -q "^set label .*'largest, small 32.2' at graph [0-9.]*, first 32.25 " site/fig/both.gp ||
+	fail "the limit lines are not each machine's: $(grep 'label' site/fig/both.gp)"
 expect_html index.html 'compared with <a href="machines.html">1 other machine</a>'
 
 # A chart naming an unknown machine warns and draws what it can.

@@ -1,0 +1,27 @@
+/*
+ * init.h - a new book, and the files an installed labbook brings along.
+ *
+ * An installed labbook lives in PREFIX/bin; its page template and
+ * stylesheet in PREFIX/share/labbook/templates, and lab.h in
+ * PREFIX/share/labbook. Run from a source tree (build/labbook), the same
+ * files are the tree's templates/ and kernels/lab.h.
+ */
+#ifndef LB_INIT_H
+#define LB_INIT_H
+
+/*
+ * Write a starter book into dir (created if missing; it must hold no
+ * chapters/ yet): a chapter with an experiment in C that needs no GPU, a
+ * chart, an inline value, a claim, a Makefile, and lab.h for CUDA
+ * experiments to come. Prints what it wrote. 0, or -1 (reported).
+ */
+int init_book(const char *dir);
+
+/*
+ * The templates folder to use when none was given: ./templates when the
+ * book has its own, else the one installed with labbook, else the source
+ * tree's. Caller frees.
+ */
+char *init_templates_find(void);
+
+#endif
