@@ -1,10 +1,13 @@
 #include "chapter.h"
 
 #include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -12,233 +15,6 @@
 #include "util.h"
 
 #define CMARK_OPTS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
-
-struct opt_spec {
-	const char *key;
-	int required;
-	int repeat;
-	enum { V_TEXT, V_INT, V_BOOL, V_SHOW } type;
-};
-
-static const struct opt_spec experiment_opts[] = {
-	{"source", 1, 0, V_TEXT},      {"args", 0, 0, V_TEXT},
-	{"flags", 0, 0, V_TEXT},       {"timeout", 0, 0, V_INT},
-	{"allow-error", 0, 0, V_BOOL}, {"show", 0, 0, V_SHOW},
-	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
-	{"env", 0, 0, V_TEXT},         {"runs", 0, 0, V_INT},
-	{NULL, 0, 0, V_TEXT},
-};
-
-static const struct opt_spec chart_opts[] = {
-	{"data", 1, 0, V_TEXT},   {"x", 1, 0, V_TEXT},
-	{"y", 1, 0, V_TEXT},      {"series", 0, 0, V_TEXT},
-	{"where", 0, 0, V_TEXT},  {"logx", 0, 0, V_INT},
-	{"logy", 0, 0, V_INT},    {"limit", 0, 1, V_TEXT},
-	{"xlabel", 0, 0, V_TEXT}, {"ylabel", 0, 0, V_TEXT},
-	{"title", 0, 0, V_TEXT},  {"caption", 0, 0, V_TEXT},
-	{"x-unit", 0, 0, V_TEXT}, {"y-unit", 0, 0, V_TEXT},
-	{"label", 0, 1, V_TEXT},  {"series-label", 0, 0, V_TEXT},
-	{"highlight", 0, 0, V_TEXT}, {"machines", 0, 0, V_TEXT},
-	{NULL, 0, 0, V_TEXT},
-};
-
-static const struct opt_spec table_opts[] = {
-	{"data", 1, 0, V_TEXT},  {"columns", 1, 0, V_TEXT},
-	{"where", 0, 0, V_TEXT}, {"sort", 0, 0, V_TEXT},
-	{"caption", 0, 0, V_TEXT}, {NULL, 0, 0, V_TEXT},
-};
-
-static const struct opt_spec sass_opts[] = {
-	{"experiment", 1, 0, V_TEXT}, {"kernel", 1, 0, V_TEXT},
-	{"mark", 0, 0, V_TEXT},       {"caption", 0, 0, V_TEXT},
-	{NULL, 0, 0, V_TEXT},
-};
-
-static const struct {
-	const char *name;
-	enum dir_kind kind;
-	const struct opt_spec *opts;
-} kinds[] = {
-	{"experiment", DIR_EXPERIMENT, experiment_opts},
-	{"chart", DIR_CHART, chart_opts},
-	{"table", DIR_TABLE, table_opts},
-	{"sass", DIR_SASS, sass_opts},
-};
-
-const char *dir_kind_name(enum dir_kind k)
-{
-	return kinds[k].name;
-}
-
-const char *dir_opt(const struct directive *d, const char *key)
-{
-	for (size_t i = 0; i < d->nopts; i++)
-		if (!strcmp(d->opts[i].key, key))
-			return d->opts[i].value;
-	return NULL;
-}
-
-int dir_opt_line(const struct directive *d, const char *key)
-{
-	for (size_t i = 0; i < d->nopts; i++)
-		if (!strcmp(d->opts[i].key, key))
-			return d->opts[i].line;
-	return d->line;
-}
-
-/* Record the first error of a directive; every error is reported. */
-static void dir_fail(struct chapter *ch, struct directive *d, int line,
-                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void dir_fail(struct chapter *ch, struct directive *d, int line,
-                     const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	char *msg = buf_detach(&b);
-	diag_at(ch->path, line, "%s", msg);
-	if (!d->error)
-		d->error = xasprintf("%s:%d: %s", ch->path, line, msg);
-	free(msg);
-}
-
-static int is_ident(const char *s, int dash_ok)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && !(dash_ok && *s == '-'))
-			return 0;
-	return 1;
-}
-
-static void check_value(struct chapter *ch, struct directive *d,
-                        const struct opt_spec *spec, struct dir_opt *o)
-{
-	const char *v = o->value;
-	char *end;
-	switch (spec->type) {
-	case V_TEXT:
-		if (!*v)
-			dir_fail(ch, d, o->line, "option '%s' has no value", o->key);
-		break;
-	case V_INT:
-		errno = 0;
-		long n = strtol(v, &end, 10);
-		if (*end || end == v || errno || n <= 0)
-			dir_fail(ch, d, o->line,
-			         "option '%s' wants a positive whole number, not '%s'",
-			         o->key, v);
-		break;
-	case V_BOOL:
-		if (strcmp(v, "true") && strcmp(v, "false"))
-			dir_fail(ch, d, o->line,
-			         "option '%s' wants true or false, not '%s'", o->key, v);
-		break;
-	case V_SHOW: {
-		char *copy = xstrdup(v), *save = NULL;
-		for (char *w = strtok_r(copy, ", ", &save); w;
-		     w = strtok_r(NULL, ", ", &save))
-			if (strcmp(w, "source") && strcmp(w, "command") &&
-			    strcmp(w, "output") && strcmp(w, "none"))
-				dir_fail(ch, d, o->line,
-				         "option 'show' lists '%s'; it takes source, "
-				         "command, output or none", w);
-		free(copy);
-		break;
-	}
-	}
-}
-
-static void directive_parse(struct chapter *ch, struct directive *d,
-                            const char *info, const char *body)
-{
-	const char *close = strchr(info, '}');
-	char *name = xstrndup(info + 1, close ? (size_t)(close - info - 1) : 0);
-	const struct opt_spec *specs = NULL;
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-		if (!strcmp(name, kinds[k].name)) {
-			d->kind = kinds[k].kind;
-			specs = kinds[k].opts;
-		}
-	if (!specs) {
-		dir_fail(ch, d, d->line,
-		         "unknown directive '{%s}'; known: {experiment}, {chart}, "
-		         "{table}, {sass}", close ? name : info);
-		free(name);
-		return;
-	}
-	free(name);
-
-	char *copy = xstrdup(close + 1);
-	char *rest = str_trim(copy);
-	if (*rest)
-		d->id = xstrdup(rest);
-	free(copy);
-	if (d->kind != DIR_TABLE && d->kind != DIR_SASS && !d->id)
-		dir_fail(ch, d, d->line, "{%s} needs an id after the braces, e.g. "
-		         "'```{%s} name'", kinds[d->kind].name, kinds[d->kind].name);
-	else if (d->id && !is_ident(d->id, d->kind != DIR_EXPERIMENT))
-		dir_fail(ch, d, d->line,
-		         "'%s' is not a valid id: use letters, digits and _%s",
-		         d->id, d->kind != DIR_EXPERIMENT ? " or -" : "");
-
-	int line = d->line;
-	for (const char *p = body; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char *text = xstrndup(p, n);
-		char *t = str_trim(text);
-		line++;
-		p += n + (nl ? 1 : 0);
-		if (!*t || *t == '#') {
-			free(text);
-			continue;
-		}
-		char *colon = strchr(t, ':');
-		if (!colon) {
-			dir_fail(ch, d, line, "expected 'key: value', found '%s'", t);
-			free(text);
-			continue;
-		}
-		*colon = '\0';
-		char *key = str_trim(t);
-		char *value = str_trim(colon + 1);
-		const struct opt_spec *spec = NULL;
-		for (const struct opt_spec *s = specs; s->key; s++)
-			if (!strcmp(s->key, key))
-				spec = s;
-		if (!spec) {
-			struct buf known = BUF_INIT;
-			for (const struct opt_spec *s = specs; s->key; s++)
-				buf_printf(&known, "%s%s", s == specs ? "" : ", ", s->key);
-			dir_fail(ch, d, line, "unknown option '%s'; {%s} takes %s",
-			         key, kinds[d->kind].name, known.data);
-			buf_free(&known);
-			free(text);
-			continue;
-		}
-		if (!spec->repeat && dir_opt(d, key)) {
-			dir_fail(ch, d, line, "option '%s' given twice (first at line %d)",
-			         key, dir_opt_line(d, key));
-			free(text);
-			continue;
-		}
-		struct dir_opt *o = ARRAY_PUSH(d->opts, d->nopts);
-		o->key = xstrdup(key);
-		o->value = xstrdup(value);
-		o->line = line;
-		check_value(ch, d, spec, o);
-		free(text);
-	}
-	for (const struct opt_spec *s = specs; s->key; s++)
-		if (s->required && !dir_opt(d, s->key))
-			dir_fail(ch, d, d->line, "{%s} is missing its '%s' option",
-			         kinds[d->kind].name, s->key);
-}
 
 /* Parse the inside of "{{ ... }}" at line into an inline expression. */
 static void inline_parse(struct inline_expr *e, const char *s, size_t n,
@@ -262,165 +38,134 @@ static void inline_parse(struct inline_expr *e, const char *s, size_t n,
 	free(text);
 }
 
-static int fence_open(const char *line, size_t n, char *ch, size_t *len)
-{
-	size_t i = 0;
-	while (i < n && i < 3 && line[i] == ' ')
-		i++;
-	if (i >= n || (line[i] != '`' && line[i] != '~'))
-		return 0;
-	size_t k = i;
-	while (k < n && line[k] == line[i])
-		k++;
-	if (k - i < 3)
-		return 0;
-	if (line[i] == '`' && memchr(line + k, '`', n - k))
-		return 0;
-	*ch = line[i];
-	*len = k - i;
-	return 1;
-}
-
-static int fence_closes(const char *line, size_t n, char ch, size_t len)
-{
-	size_t i = 0;
-	while (i < n && i < 3 && line[i] == ' ')
-		i++;
-	size_t k = i;
-	while (k < n && line[k] == ch)
-		k++;
-	if (k - i < len)
-		return 0;
-	for (; k < n; k++)
-		if (line[k] != ' ' && line[k] != '\t' && line[k] != '\r')
-			return 0;
-	return 1;
-}
-
 /*
- * Replace each "{{ ... }}" outside fenced blocks with an inline marker,
- * keeping line structure so cmark's line numbers stay the chapter's.
+ * While a chapter is parsed, the nodes that stand for its values, sections
+ * and directives are raw HTML holding a token: STX, a kind letter, an
+ * index, ETX. The token never leaves this file: the rendered HTML is cut
+ * at each one into pieces (pieces_split).
  */
-static char *expand_inlines(struct chapter *ch, const char *src, size_t len,
-                            size_t *out_len)
+#define TOKEN_OPEN '\x02'
+#define TOKEN_CLOSE '\x03'
+
+struct parse {
+	struct chapter *ch;
+	const char *src;
+	size_t len;
+	const char **lines; /* the start of each source line, 1-based */
+	size_t nlines;
+};
+
+static struct parse *parse_now; /* the chapter the inline parser is in */
+
+static char *token(char kind, size_t index, int block)
 {
-	struct buf out = BUF_INIT;
-	char fch = 0;
-	size_t flen = 0;
-	int line = 0;
-	for (size_t pos = 0; pos < len;) {
-		const char *l = src + pos;
-		const char *nl = memchr(l, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - l) : len - pos;
-		pos += n + (nl ? 1 : 0);
-		line++;
-		if (flen) {
-			if (fence_closes(l, n, fch, flen))
-				flen = 0;
-			buf_put(&out, l, n + (nl ? 1 : 0));
-			continue;
-		}
-		if (fence_open(l, n, &fch, &flen)) {
-			buf_put(&out, l, n + (nl ? 1 : 0));
-			continue;
-		}
-		for (size_t i = 0; i < n;) {
-			if (l[i] == '\\' && i + 2 < n && l[i + 1] == '{' &&
-			    l[i + 2] == '{') {
-				buf_puts(&out, "{{");
-				i += 3;
-				continue;
-			}
-			if (l[i] == '{' && i + 1 < n && l[i + 1] == '{') {
-				const char *end = NULL;
-				for (size_t k = i + 2; k + 1 < n; k++)
-					if (l[k] == '}' && l[k + 1] == '}') {
-						end = l + k;
-						break;
-					}
-				if (!end) {
-					diag_at(ch->path, line, "'{{' without a closing '}}' "
-					        "(write '\\{{' for literal braces)");
-					buf_put(&out, l + i, n - i);
-					break;
-				}
-				struct inline_expr *e = ARRAY_PUSH(ch->inl, ch->ninl);
-				memset(e, 0, sizeof *e);
-				inline_parse(e, l + i + 2, (size_t)(end - l - i - 2), line);
-				if (!*e->text)
-					diag_at(ch->path, line, "empty '{{ }}'");
-				buf_printf(&out, MARK_OPEN "I%zu" MARK_CLOSE, ch->ninl - 1);
-				i = (size_t)(end - l) + 2;
-				continue;
-			}
-			/* A stray marker character in the source must not pose as one. */
-			if (i + 2 < n && !memcmp(l + i, "\xee\x80", 2) &&
-			    ((unsigned char)l[i + 2] == 0x80 ||
-			     (unsigned char)l[i + 2] == 0x81)) {
-				buf_puts(&out, "\xef\xbf\xbd");
-				i += 3;
-				continue;
-			}
-			/* Up to the next character that may start something. */
-			size_t run = 1;
-			while (i + run < n && l[i + run] != '\\' && l[i + run] != '{' &&
-			       (unsigned char)l[i + run] != 0xee)
-				run++;
-			buf_put(&out, l + i, run);
-			i += run;
-		}
-		if (nl)
-			buf_putc(&out, '\n');
-	}
-	*out_len = out.len;
-	return buf_detach(&out);
+	return xasprintf("%c%c%zu%c%s", TOKEN_OPEN, kind, index, TOKEN_CLOSE,
+	                 block ? "\n" : "");
 }
 
-static char *slugify(const char *text)
+/* The inline parser found '{': a "{{ ... }}" on this line is a value. */
+static cmark_node *value_match(cmark_syntax_extension *ext,
+                               cmark_parser *parser, cmark_node *parent,
+                               unsigned char c, cmark_inline_parser *ip)
 {
-	struct buf b = BUF_INIT;
-	int dash = 0;
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (isalnum(*p)) {
-			if (dash && b.len)
-				buf_putc(&b, '-');
-			buf_putc(&b, tolower(*p));
-			dash = 0;
-		} else if (*p == 0xee && p[1] == 0x80) {
-			p += 2; /* marker characters carry no text */
-		} else {
-			dash = 1;
+	(void)ext;
+	(void)parser;
+	struct parse *p = parse_now;
+	int off = cmark_inline_parser_get_offset(ip);
+	if (c != '{' || !p || cmark_inline_parser_peek_at(ip, off + 1) != '{')
+		return NULL;
+	int line = cmark_node_get_start_line(parent);
+	for (int k = 0; k < off; k++)
+		line += cmark_inline_parser_peek_at(ip, k) == '\n';
+	struct buf text = BUF_INIT;
+	int end = off + 2, closed = 0;
+	for (;; end++) {
+		unsigned char x = cmark_inline_parser_peek_at(ip, end);
+		if (!x || x == '\n')
+			break;
+		if (x == '}' && cmark_inline_parser_peek_at(ip, end + 1) == '}') {
+			closed = 1;
+			break;
 		}
+		buf_putc(&text, (char)x);
 	}
-	if (!b.len)
-		buf_puts(&b, "section");
-	return buf_detach(&b);
+	cmark_node *node;
+	if (!closed) {
+		diag_at(p->ch->path, line, "'{{' without a closing '}}' on its line "
+		        "(write '\\{{' for literal braces)");
+		node = cmark_node_new(CMARK_NODE_TEXT);
+		cmark_node_set_literal(node, "{{");
+		cmark_inline_parser_set_offset(ip, off + 2);
+	} else {
+		struct inline_expr *e = ARRAY_PUSH(p->ch->values, p->ch->nvalues);
+		memset(e, 0, sizeof *e);
+		inline_parse(e, text.data ? text.data : "", text.len, line);
+		if (!*e->text)
+			diag_at(p->ch->path, line, "empty '{{ }}'");
+		char *tok = token('V', p->ch->nvalues - 1, 0);
+		node = cmark_node_new(CMARK_NODE_HTML_INLINE);
+		cmark_node_set_literal(node, tok);
+		free(tok);
+		cmark_inline_parser_set_offset(ip, end + 2);
+	}
+	buf_free(&text);
+	return node;
 }
 
-static char *plain_text(cmark_node *node)
+static cmark_syntax_extension *values_extension(void)
 {
-	struct buf b = BUF_INIT;
-	cmark_iter *it = cmark_iter_new(node);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER)
-			continue;
-		switch (cmark_node_get_type(n)) {
-		case CMARK_NODE_TEXT:
-		case CMARK_NODE_CODE:
-			buf_puts(&b, cmark_node_get_literal(n));
-			break;
-		case CMARK_NODE_SOFTBREAK:
-		case CMARK_NODE_LINEBREAK:
-			buf_putc(&b, ' ');
-			break;
-		default:
+	static cmark_syntax_extension *ext;
+	if (!ext) {
+		ext = cmark_syntax_extension_new("labbook-values");
+		cmark_llist *chars = cmark_llist_append(
+		    cmark_get_default_mem_allocator(), NULL, (void *)(uintptr_t)'{');
+		cmark_syntax_extension_set_special_inline_chars(ext, chars);
+		cmark_syntax_extension_set_match_inline_func(ext, value_match);
+	}
+	return ext;
+}
+
+/* Is the raw HTML of a node one of our tokens? Its kind, or 0. */
+static char token_kind(const char *lit, size_t *index)
+{
+	if (!lit || lit[0] != TOKEN_OPEN || !lit[1])
+		return 0;
+	char *end;
+	unsigned long n = strtoul(lit + 2, &end, 10);
+	if (end == lit + 2 || *end != TOKEN_CLOSE)
+		return 0;
+	*index = n;
+	return lit[1];
+}
+
+/* Cut rendered HTML at its tokens into pieces; counts bound each index. */
+static void pieces_split(struct pieces *out, const char *html, size_t len,
+                         const struct chapter *ch)
+{
+	const char *p = html, *end = html + len;
+	while (p < end) {
+		const char *t = memchr(p, TOKEN_OPEN, (size_t)(end - p));
+		size_t index = 0;
+		char kind = t ? token_kind(t, &index) : 0;
+		size_t limit = kind == 'V' ? ch->nvalues : kind == 'D' ? ch->ndirs
+		             : kind == 'S' ? ch->nsections : 0;
+		if (!t) {
+			pieces_text(out, p, (size_t)(end - p));
 			break;
 		}
+		if (index >= limit) {
+			/* A stray STX from the source is only text. */
+			pieces_text(out, p, (size_t)(t - p) + 1);
+			p = t + 1;
+			continue;
+		}
+		pieces_text(out, p, (size_t)(t - p));
+		struct piece *x = pieces_push(out, kind == 'V' ? PIECE_VALUE
+		                                 : kind == 'D' ? PIECE_DIR
+		                                               : PIECE_SECTION);
+		x->index = index;
+		p = strchr(t, TOKEN_CLOSE) + 1;
 	}
-	cmark_iter_free(it);
-	return buf_detach(&b);
 }
 
 static void html_replace(cmark_node *node, const char *html)
@@ -431,67 +176,25 @@ static void html_replace(cmark_node *node, const char *html)
 	cmark_node_free(node);
 }
 
-static int id_taken(const struct chapter *ch, const char *id)
+/* A heading becomes section n: its inner HTML, cut into pieces. */
+static void heading_replace(struct parse *p, cmark_node *node,
+                            cmark_llist *exts, size_t n)
 {
-	if (!strcmp(id, "main"))
-		return 1;
-	for (size_t i = 0; i < ch->nheads; i++)
-		if (!strcmp(ch->heads[i].id, id))
-			return 1;
-	return 0;
-}
-
-/*
- * A unique id for a heading: its slug, or the slug with -2, -3, ... The
- * page's own ids (main, exp-*, fig-*) are never taken.
- */
-static char *heading_id(const struct chapter *ch, const char *text)
-{
-	char *slug = slugify(text);
-	if (str_starts(slug, "exp-") || str_starts(slug, "fig-")) {
-		char *s = xasprintf("section-%s", slug);
-		free(slug);
-		slug = s;
-	}
-	if (!id_taken(ch, slug))
-		return slug;
-	char *id = NULL;
-	for (int n = 2; !id || id_taken(ch, id); n++) {
-		free(id);
-		id = xasprintf("%s-%d", slug, n);
-	}
-	free(slug);
-	return id;
-}
-
-static void heading_replace(struct chapter *ch, cmark_node *node,
-                            cmark_llist *exts)
-{
-	int level = cmark_node_get_heading_level(node);
-	char *text = plain_text(node);
-	char *slug = heading_id(ch, text);
-	struct heading *h = ARRAY_PUSH(ch->heads, ch->nheads);
-	h->level = level;
-	h->id = slug;
-	h->text = text;
-	if (level == 1 && !ch->title)
-		ch->title = xstrdup(text);
-
+	struct section *s = &p->ch->sections[n];
 	char *html = cmark_render_html(node, CMARK_OPTS, exts);
-	/* "<hN>inner</hN>\n" gets an id and a link to itself. */
+	/* "<hN>inner</hN>\n" */
 	const char *inner = strchr(html, '>');
-	char *lit = xasprintf("<h%d id=\"%s\">%s<a class=\"anchor\" href=\"#%s\" "
-	                      "aria-label=\"link to this section\">#</a></h%d>\n",
-	                      level, slug, inner ? inner + 1 : "", slug, level);
-	char *endtag = strstr(lit, "</h");
-	if (endtag && endtag < strstr(lit, "<a class=\"anchor\"")) {
-		/* cut cmark's own closing tag, which precedes our anchor */
-		char *anchor = strstr(lit, "<a class=\"anchor\"");
-		memmove(endtag, anchor, strlen(anchor) + 1);
-	}
+	inner = inner ? inner + 1 : html;
+	const char *close = strstr(inner, "</h");
+	const char *last;
+	while (close && (last = strstr(close + 1, "</h")))
+		close = last;
+	pieces_split(&s->html, inner, close ? (size_t)(close - inner) : strlen(inner),
+	             p->ch);
 	free(html);
-	html_replace(node, lit);
-	free(lit);
+	char *tok = token('S', n, 1);
+	html_replace(node, tok);
+	free(tok);
 }
 
 static int is_c_like(const char *lang)
@@ -547,22 +250,230 @@ static void table_replace(cmark_node *node, cmark_llist *exts, int n)
 	free(table);
 }
 
-static void directive_replace(struct chapter *ch, cmark_node *node)
+/* Is line (1-based) of the source a fence that closes one of c x len? */
+static int fence_closes(const struct parse *p, int line, char c, int len)
 {
+	if (line < 1 || (size_t)line > p->nlines)
+		return 0;
+	const char *s = p->lines[line - 1];
+	const char *e = (size_t)line < p->nlines ? p->lines[line] : p->src + p->len;
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
+		s++;
+	int k = 0;
+	while (s < e && *s == c) {
+		s++;
+		k++;
+	}
+	if (k < len)
+		return 0;
+	for (; s < e; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+			return 0;
+	return 1;
+}
+
+/* A fence that is never closed runs to the end: say so at the fence. */
+static int fence_unclosed(struct parse *p, cmark_node *node)
+{
+	int len = 0, offset = 0;
+	char c = 0;
+	if (!cmark_node_get_fenced(node, &len, &offset, &c))
+		return 0;
+	int start = cmark_node_get_start_line(node);
+	int end = cmark_node_get_end_line(node);
+	return end <= start || !fence_closes(p, end, c, len);
+}
+
+static void directive_replace(struct parse *p, cmark_node *node, int unclosed)
+{
+	struct chapter *ch = p->ch;
 	struct directive *d = ARRAY_PUSH(ch->dirs, ch->ndirs);
 	memset(d, 0, sizeof *d);
 	d->line = cmark_node_get_start_line(node);
-	directive_parse(ch, d, cmark_node_get_fence_info(node),
-	                cmark_node_get_literal(node));
-	char *lit = xasprintf(MARK_OPEN "B%zu" MARK_CLOSE "\n", ch->ndirs - 1);
-	html_replace(node, lit);
-	free(lit);
+	if (unclosed)
+		dir_fail(ch->path, d, d->line, "this directive's fence is never closed");
+	else
+		directive_parse(ch->path, d, cmark_node_get_fence_info(node),
+		                cmark_node_get_literal(node));
+	char *tok = token('D', ch->ndirs - 1, 1);
+	html_replace(node, tok);
+	free(tok);
+}
+
+/* An expression in a URL or raw HTML cannot be computed: say where. */
+static void misplaced_check(struct parse *p, cmark_node *n)
+{
+	const char *where = NULL, *text = NULL;
+	size_t index;
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_LINK:
+	case CMARK_NODE_IMAGE:
+		where = cmark_node_get_type(n) == CMARK_NODE_LINK
+		            ? "a link's destination or title"
+		            : "an image's URL or title";
+		text = cmark_node_get_url(n);
+		if (!text || !strstr(text, "{{"))
+			text = cmark_node_get_title(n);
+		break;
+	case CMARK_NODE_HTML_INLINE:
+	case CMARK_NODE_HTML_BLOCK:
+		text = cmark_node_get_literal(n);
+		if (token_kind(text, &index))
+			return;
+		where = "raw HTML";
+		break;
+	default:
+		return;
+	}
+	if (!text || !strstr(text, "{{"))
+		return;
+	int line = cmark_node_get_start_line(n);
+	for (cmark_node *up = n; !line && up; up = cmark_node_parent(up))
+		line = cmark_node_get_start_line(up);
+	diag_at(p->ch->path, line, "an inline value cannot go in %s; write the "
+	        "text around it, or '\\{{' for literal braces", where);
+}
+
+/* Is tag (at its '<') one that sits inside a word's line, not between blocks? */
+static int tag_inline(const char *tag)
+{
+	static const char *names[] = {"a", "abbr", "b", "code", "del", "em", "i",
+	                              "kbd", "mark", "span", "strong", "sub",
+	                              "sup", NULL};
+	if (!tag || *tag != '<')
+		return 1;
+	const char *p = tag + 1 + (tag[1] == '/');
+	size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789");
+	for (const char **k = names; *k; k++)
+		if (strlen(*k) == n && !strncmp(*k, p, n))
+			return 1;
+	return 0;
+}
+
+/* Append a node's text to words: text and code spans, one space between blocks. */
+static void words_add(struct pieces *w, cmark_node *n, cmark_event_type ev)
+{
+	const char *lit;
+	size_t index;
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_CODE:
+		lit = cmark_node_get_literal(n);
+		pieces_text(w, lit, strlen(lit));
+		break;
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+		pieces_text(w, " ", 1);
+		break;
+	case CMARK_NODE_HTML_INLINE:
+		lit = cmark_node_get_literal(n);
+		if (token_kind(lit, &index) == 'V')
+			pieces_push(w, PIECE_VALUE)->index = index;
+		else if (!tag_inline(lit))
+			pieces_text(w, " ", 1);
+		break;
+	default:
+		/* Table cells are blocks too: a space between them. */
+		if (ev == CMARK_EVENT_EXIT &&
+		    (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) ==
+		        CMARK_NODE_TYPE_BLOCK)
+			pieces_text(w, " ", 1);
+		break;
+	}
+}
+
+/*
+ * Walk the tree once: sections and their words, and the nodes to replace
+ * (collected, since the tree must not change under the iterator).
+ */
+static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
+{
+	struct chapter *ch = p->ch;
+	cmark_node **nodes = NULL;
+	size_t nnodes = 0;
+	cmark_node *heading = NULL;
+	const char *info;
+	size_t ndirs = 0;
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(n);
+		struct pieces *w = ch->nsections ? &ch->sections[ch->nsections - 1].words
+		                                 : &ch->lead;
+		if (type == CMARK_NODE_DOCUMENT)
+			continue;
+		if (ev == CMARK_EVENT_ENTER)
+			misplaced_check(p, n);
+		switch (type) {
+		case CMARK_NODE_HEADING:
+			if (ev == CMARK_EVENT_ENTER) {
+				struct section *s = ARRAY_PUSH(ch->sections, ch->nsections);
+				memset(s, 0, sizeof *s);
+				s->level = cmark_node_get_heading_level(n);
+				s->line = cmark_node_get_start_line(n);
+				heading = n;
+				*ARRAY_PUSH(nodes, nnodes) = n;
+			} else {
+				heading = NULL;
+			}
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			*ARRAY_PUSH(nodes, nnodes) = n;
+			info = cmark_node_get_fence_info(n);
+			if (info && info[0] == '{')
+				pieces_push(w, PIECE_DIR)->index = ndirs++;
+			break;
+		default:
+			if (heading)
+				words_add(&ch->sections[ch->nsections - 1].title, n, ev);
+			else if (!strcmp(cmark_node_get_type_string(n), "table")) {
+				if (ev == CMARK_EVENT_ENTER)
+					*ARRAY_PUSH(nodes, nnodes) = n;
+				words_add(w, n, ev);
+			} else
+				words_add(w, n, ev);
+			break;
+		}
+	}
+	cmark_iter_free(it);
+
+	int tables = 0;
+	size_t sections = 0;
+	for (size_t i = 0; i < nnodes; i++) {
+		cmark_node *n = nodes[i];
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_HEADING:
+			heading_replace(p, n, exts, sections++);
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			info = cmark_node_get_fence_info(n);
+			int unclosed = fence_unclosed(p, n);
+			if (info && info[0] == '{') {
+				directive_replace(p, n, unclosed);
+			} else {
+				if (unclosed)
+					diag_at(ch->path, cmark_node_get_start_line(n),
+					        "this code fence is never closed; everything "
+					        "after it became code");
+				code_replace(n);
+			}
+			break;
+		default:
+			table_replace(n, exts, ++tables);
+			break;
+		}
+	}
+	free(nodes);
 }
 
 static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 {
-	size_t xlen;
-	char *text = expand_inlines(ch, src, len, &xlen);
+	struct parse p = {ch, src, len, NULL, 0};
+	*ARRAY_PUSH(p.lines, p.nlines) = src;
+	for (size_t i = 0; i + 1 < len; i++)
+		if (src[i] == '\n')
+			*ARRAY_PUSH(p.lines, p.nlines) = src + i + 1;
 
 	cmark_gfm_core_extensions_ensure_registered();
 	cmark_parser *parser = cmark_parser_new(CMARK_OPTS);
@@ -570,57 +481,42 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
 		cmark_parser_attach_syntax_extension(
 		    parser, cmark_find_syntax_extension(exts[i]));
-	cmark_parser_feed(parser, text, xlen);
+	cmark_parser_attach_syntax_extension(parser, values_extension());
+	parse_now = &p;
+	cmark_parser_feed(parser, src, len);
 	cmark_node *doc = cmark_parser_finish(parser);
+	parse_now = NULL;
 	cmark_llist *extlist = cmark_parser_get_syntax_extensions(parser);
 
-	/* Collect first: the tree must not change under the iterator. */
-	cmark_node **nodes = NULL;
-	size_t nnodes = 0;
-	cmark_iter *it = cmark_iter_new(doc);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER)
-			continue;
-		switch (cmark_node_get_type(n)) {
-		case CMARK_NODE_CODE_BLOCK:
-		case CMARK_NODE_HEADING:
-			*ARRAY_PUSH(nodes, nnodes) = n;
-			break;
-		default:
-			if (!strcmp(cmark_node_get_type_string(n), "table"))
-				*ARRAY_PUSH(nodes, nnodes) = n;
-			break;
-		}
-	}
-	cmark_iter_free(it);
-	int tables = 0;
-	for (size_t i = 0; i < nnodes; i++) {
-		cmark_node *n = nodes[i];
-		const char *info;
-		switch (cmark_node_get_type(n)) {
-		case CMARK_NODE_HEADING:
-			heading_replace(ch, n, extlist);
-			break;
-		case CMARK_NODE_CODE_BLOCK:
-			info = cmark_node_get_fence_info(n);
-			if (info && info[0] == '{')
-				directive_replace(ch, n);
-			else
-				code_replace(n);
-			break;
-		default:
-			table_replace(n, extlist, ++tables);
-			break;
-		}
-	}
-	free(nodes);
+	chapter_walk(&p, doc, extlist);
+	char *html = cmark_render_html(doc, CMARK_OPTS, extlist);
+	pieces_split(&ch->body, html, strlen(html), ch);
+	free(html);
 
-	ch->html = cmark_render_html(doc, CMARK_OPTS, extlist);
+	/* Titles without values have their ids now; the others when rendered. */
+	char **titles = xcalloc(ch->nsections ? ch->nsections : 1, sizeof *titles);
+	int all_static = 1;
+	for (size_t i = 0; i < ch->nsections; i++) {
+		titles[i] = pieces_plain(&ch->sections[i].title);
+		all_static &= pieces_static(&ch->sections[i].title);
+		if (ch->sections[i].level == 1 && ch->title_section < 0) {
+			ch->title_section = (int)i;
+			ch->title = xstrdup(titles[i]);
+		}
+	}
+	char **ids = chapter_section_ids(ch, titles);
+	for (size_t i = 0; i < ch->nsections; i++) {
+		if (all_static)
+			ch->sections[i].id = ids[i];
+		else
+			free(ids[i]);
+		free(titles[i]);
+	}
+	free(ids);
+	free(titles);
 	cmark_node_free(doc);
 	cmark_parser_free(parser);
-	free(text);
+	free(p.lines);
 }
 
 /* A chapter named after its path, with nothing parsed yet. */
@@ -637,6 +533,7 @@ static struct chapter *chapter_new(const char *path)
 	else
 		name = stem;
 	ch->name = xstrdup(*name ? name : stem);
+	ch->title_section = -1;
 	free(stem);
 	return ch;
 }
@@ -704,18 +601,22 @@ void chapter_free(struct chapter *ch)
 		free(d->id);
 		free(d->error);
 	}
-	for (size_t i = 0; i < ch->ninl; i++) {
-		free(ch->inl[i].text);
-		free(ch->inl[i].fmt);
+	for (size_t i = 0; i < ch->nvalues; i++) {
+		free(ch->values[i].text);
+		free(ch->values[i].fmt);
 	}
-	for (size_t i = 0; i < ch->nheads; i++) {
-		free(ch->heads[i].id);
-		free(ch->heads[i].text);
+	for (size_t i = 0; i < ch->nsections; i++) {
+		struct section *s = &ch->sections[i];
+		pieces_free(&s->html);
+		pieces_free(&s->title);
+		pieces_free(&s->words);
+		free(s->id);
 	}
 	free(ch->dirs);
-	free(ch->inl);
-	free(ch->heads);
-	free(ch->html);
+	free(ch->values);
+	free(ch->sections);
+	pieces_free(&ch->body);
+	pieces_free(&ch->lead);
 	free(ch->path);
 	free(ch->name);
 	free(ch->title);

@@ -1,43 +1,32 @@
 /*
- * chapter.h - a Markdown chapter, parsed into labbook's own structures.
+ * chapter.h - a Markdown chapter, parsed into labbook's own structures: the
+ * plan of its page.
  *
- * chapter_load reads chapters/NN-name.md, finds its directives (fenced
- * blocks whose info string starts with "{") and inline expressions
- * ("{{ ... }}" in prose), and renders the rest to HTML once, through
- * cmark-gfm, leaving markers where generated content goes:
+ * chapter_load reads chapters/NN-name.md and parses it once with cmark-gfm.
+ * The result is data, not HTML with markers:
  *
- *   MARK_OPEN "B" n MARK_CLOSE   directive n (a block of its own)
- *   MARK_OPEN "I" n MARK_CLOSE   inline expression n
+ *   body      the page as a list of pieces: rendered prose (HTML), an
+ *             inline value, a directive, or a section heading
+ *   sections  each heading: level, line, its inner HTML and plain title
+ *             (pieces, since a title may hold a value), and the plain words
+ *             of the prose under it, for search
+ *   dirs      directives: fenced blocks whose info string starts with "{"
+ *   values    inline expressions "{{ ... }}" and claims "{{check ...}}"
+ *
+ * Inline expressions are recognised by the inline parser, so only in text:
+ * never in code spans, indented code or fences. One where a value cannot
+ * go (a link destination, an image URL, raw HTML) is an error.
  *
  * Only chapter.c sees cmark. Errors in the chapter are reported with the
- * chapter's path and line and kept on the structure, so the page can show
- * them where they happened.
+ * chapter's path and line (diag_at) and kept on the structure, so the page
+ * can show them where they happened.
  */
 #ifndef LB_CHAPTER_H
 #define LB_CHAPTER_H
 
 #include <stddef.h>
 
-/* U+E000 and U+E001, private-use characters, delimit markers. */
-#define MARK_OPEN "\xee\x80\x80"
-#define MARK_CLOSE "\xee\x80\x81"
-
-enum dir_kind { DIR_EXPERIMENT, DIR_CHART, DIR_TABLE, DIR_SASS };
-
-struct dir_opt {
-	char *key;
-	char *value;
-	int line;
-};
-
-struct directive {
-	enum dir_kind kind;
-	char *id;   /* the word after the braces; NULL when absent */
-	int line;   /* the opening fence */
-	struct dir_opt *opts;
-	size_t nopts;
-	char *error; /* why this directive is unusable; NULL when fine */
-};
+#include "directive.h"
 
 struct inline_expr {
 	char *text; /* the expression, without a trailing format */
@@ -46,23 +35,51 @@ struct inline_expr {
 	int line;
 };
 
-struct heading {
+enum piece_kind {
+	PIECE_TEXT,    /* text: HTML in a body or inner heading, else plain */
+	PIECE_VALUE,   /* values[index] */
+	PIECE_DIR,     /* dirs[index], a block of its own */
+	PIECE_SECTION, /* the heading of sections[index] */
+};
+
+struct piece {
+	enum piece_kind kind;
+	char *text; /* PIECE_TEXT: owned, len bytes (NUL-terminated) */
+	size_t len;
+	size_t cap;
+	size_t index;
+};
+
+struct pieces {
+	struct piece *v;
+	size_t n;
+	size_t cap;
+};
+
+struct section {
 	int level;
-	char *id;
-	char *text;
+	int line;
+	struct pieces html;  /* the heading's inner HTML */
+	struct pieces title; /* the heading as plain text */
+	struct pieces words; /* plain prose up to the next heading; a PIECE_DIR
+	                        stands for a directive's caption */
+	char *id; /* the heading's id; NULL when its title holds a value */
 };
 
 struct chapter {
 	char *path;  /* as given */
 	char *name;  /* "ilp" for chapters/02-ilp.md: the page is ilp.html */
-	char *title; /* text of the first level-1 heading, or the name */
-	char *html;  /* the body, with markers */
+	char *title; /* plain text of the first level-1 heading, or the name;
+	                "" pieces of value are left out (see sections) */
+	int title_section; /* the section of that heading, or -1 */
+	struct pieces body;
+	struct pieces lead; /* plain prose before the first heading */
 	struct directive *dirs;
 	size_t ndirs;
-	struct inline_expr *inl;
-	size_t ninl;
-	struct heading *heads;
-	size_t nheads;
+	struct inline_expr *values;
+	size_t nvalues;
+	struct section *sections;
+	size_t nsections;
 	char *error; /* the chapter could not be read or parsed at all */
 	char hash[33]; /* of the source bytes */
 };
@@ -81,10 +98,22 @@ struct chapter *chapter_parse_text(const char *path, const char *src,
                                    size_t len);
 void chapter_free(struct chapter *ch);
 
-/* The value of the first option named key, or NULL. */
-const char *dir_opt(const struct directive *d, const char *key);
-/* The line of the first option named key, or the directive's line. */
-int dir_opt_line(const struct directive *d, const char *key);
-const char *dir_kind_name(enum dir_kind k);
+/* Pieces (plan.c): a new last piece; text appended to the last text piece
+ * or a new one; all freed. Arrays and text grow geometrically. */
+struct piece *pieces_push(struct pieces *p, enum piece_kind kind);
+void pieces_text(struct pieces *p, const char *s, size_t n);
+void pieces_free(struct pieces *p);
+/* The text pieces of p as one string, trimmed, values left out. Caller frees. */
+char *pieces_plain(const struct pieces *p);
+/* Does p hold only text? */
+int pieces_static(const struct pieces *p);
+
+/*
+ * Ids for the sections of ch, given each section's plain title (n =
+ * ch->nsections): a slug of the title, made unique with -2, -3, ... and
+ * never one of the page's own ids (main, exp-*, fig-*). Caller frees each
+ * and the array.
+ */
+char **chapter_section_ids(const struct chapter *ch, char *const *titles);
 
 #endif

@@ -94,6 +94,21 @@ static void set_num(struct value *v, double x)
 	v->num = x;
 }
 
+/*
+ * A number that an operator or function made: one that is not finite
+ * (x/0, log2(0), sqrt(-1), 1e400) is an error, never a value in the page
+ * nor a claim that holds.
+ */
+static int set_finite(struct parser *p, struct value *v, double x,
+                      const char *what)
+{
+	if (!isfinite(x))
+		return fail(p, "%s is not a finite number (%s)", what,
+		            isnan(x) ? "undefined" : "infinite");
+	set_num(v, x);
+	return 0;
+}
+
 static void set_bool(struct value *v, int x)
 {
 	value_free(v);
@@ -504,8 +519,7 @@ static int call(struct parser *p, const char *fn, struct value *args,
 		else if (!strcmp(fn, "last"))
 			r = xs[n - 1];
 		free(xs);
-		set_num(out, r);
-		return 0;
+		return set_finite(p, out, r, fn);
 	}
 
 	static const struct {
@@ -531,8 +545,7 @@ static int call(struct parser *p, const char *fn, struct value *args,
 		case 4: r = round(x); break;
 		default: r = pow(x, args[1].num); break;
 		}
-		set_num(out, r);
-		return 0;
+		return set_finite(p, out, r, fn);
 	}
 	return fail(p, "unknown function '%s'; known: max min mean median sum "
 	            "count first last argmax argmin abs sqrt log2 log10 round pow",
@@ -586,7 +599,10 @@ static int parse_primary(struct parser *p, struct value *out)
 	if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
 		char *end;
 		double x = strtod(s, &end);
+		size_t at = p->pos + 1;
 		p->pos += (size_t)(end - s);
+		if (!isfinite(x))
+			return fail(p, "the number at column %zu is too large", at);
 		set_num(out, x);
 		return 0;
 	}
@@ -699,8 +715,13 @@ static int parse_mul(struct parser *p, struct value *out)
 			value_free(&r);
 			return -1;
 		}
-		set_num(out, op == '*' ? out->num * r.num : out->num / r.num);
+		int zero = op == '/' && r.num == 0;
+		double x = op == '*' ? out->num * r.num : out->num / r.num;
 		value_free(&r);
+		if (zero)
+			return fail(p, "division by zero");
+		if (set_finite(p, out, x, op == '*' ? "a product" : "a quotient") != 0)
+			return -1;
 	}
 }
 
@@ -719,8 +740,10 @@ static int parse_add(struct parser *p, struct value *out)
 			value_free(&r);
 			return -1;
 		}
-		set_num(out, op == '+' ? out->num + r.num : out->num - r.num);
+		double x = op == '+' ? out->num + r.num : out->num - r.num;
 		value_free(&r);
+		if (set_finite(p, out, x, op == '+' ? "a sum" : "a difference") != 0)
+			return -1;
 	}
 }
 
@@ -806,119 +829,3 @@ int expr_eval(const char *text, struct bundle *b, struct value *out, char **err)
 	return 0;
 }
 
-/* ---- formatting ------------------------------------------------------------ */
-
-/*
- * The one conversion of fmt, or 0 when fmt is not acceptable: its flags
- * must be defined for the conversion, and a width or precision of more
- * than two digits is refused (printf would spend seconds and gigabytes on
- * "%.999999999f").
- */
-static char format_conv(const char *fmt)
-{
-	char conv = 0;
-	for (const char *s = fmt; *s; s++) {
-		if (*s != '%')
-			continue;
-		if (s[1] == '%') {
-			s++;
-			continue;
-		}
-		if (conv)
-			return 0;
-		s++;
-		size_t flags = strspn(s, "-+ 0#");
-		const char *flag = s;
-		s += flags;
-		size_t width = strspn(s, "0123456789");
-		s += width;
-		size_t prec = 0;
-		if (*s == '.') {
-			s++;
-			prec = strspn(s, "0123456789");
-			s += prec;
-		}
-		if (!*s || !strchr("fFeEgGdis", *s) || width > 2 || prec > 2)
-			return 0;
-		conv = *s;
-		for (size_t i = 0; i < flags; i++)
-			if ((conv == 's' && flag[i] != '-') ||
-			    ((conv == 'd' || conv == 'i') && flag[i] == '#'))
-				return 0;
-	}
-	return conv;
-}
-
-int format_valid(const char *fmt)
-{
-	return format_conv(fmt) != 0;
-}
-
-int value_format(struct value *v, const char *fmt, int html, struct buf *out,
-                 char **err)
-{
-	if (value_scalar(v, err) != 0)
-		return -1;
-	char conv = fmt ? format_conv(fmt) : 0;
-	if (fmt && !conv) {
-		*err = xasprintf("'%s' is not a format for one value; use e.g. "
-		                 "%%.1f, %%.0f, %%d, %%.3g or %%s", fmt);
-		return -1;
-	}
-	/* Text values may be long: no fixed buffer cuts them (or a character). */
-	struct buf tmp = BUF_INIT;
-	if (v->type == VAL_STR) {
-		if (fmt && conv != 's') {
-			*err = xasprintf("the value is text ('%s'); format it with %%s",
-			                 v->str);
-			return -1;
-		}
-		if (fmt)
-			buf_printf(&tmp, fmt, v->str);
-		else
-			buf_printf(&tmp, "%s", v->str);
-	} else if (v->type == VAL_BOOL && !fmt) {
-		buf_printf(&tmp, "%s", v->num ? "true" : "false");
-	} else if (v->type == VAL_NUM || v->type == VAL_BOOL) {
-		double x = v->num;
-		if (conv == 's') {
-			*err = xasprintf("the value is a number; format it with %%f, "
-			                 "%%g or %%d");
-			return -1;
-		} else if (conv == 'd' || conv == 'i') {
-			buf_printf(&tmp, fmt, (int)llround(x));
-		} else if (fmt) {
-			buf_printf(&tmp, fmt, x);
-		} else if (x == floor(x) && fabs(x) < 1e15) {
-			/* Whole numbers are most cells of a records table; this
-			 * avoids printf's floating-point path, the render's hot spot. */
-			char digits[24];
-			long long v = (long long)x;
-			unsigned long long u = v < 0 ? 0ull - (unsigned long long)v
-			                             : (unsigned long long)v;
-			size_t k = sizeof digits;
-			digits[--k] = '\0';
-			do
-				digits[--k] = (char)('0' + u % 10);
-			while (u /= 10);
-			if (v < 0)
-				digits[--k] = '-';
-			buf_puts(&tmp, digits + k);
-		} else if (fabs(x) >= 100) {
-			buf_printf(&tmp, "%.0f", x);
-		} else if (fabs(x) >= 10) {
-			buf_printf(&tmp, "%.1f", x);
-		} else {
-			buf_printf(&tmp, "%.3g", x);
-		}
-	} else {
-		*err = xstrdup("the expression has no value");
-		return -1;
-	}
-	if (html)
-		buf_put_html(out, tmp.data ? tmp.data : "", tmp.len);
-	else
-		buf_put(out, tmp.data ? tmp.data : "", tmp.len);
-	buf_free(&tmp);
-	return 0;
-}

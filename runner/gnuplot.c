@@ -28,18 +28,27 @@ int plot_available(void)
 	return known;
 }
 
-/* gnuplot single-quoted string: only '' needs escaping. */
+/*
+ * gnuplot single-quoted string: only '' needs escaping. gnuplot's SVG
+ * escapes < and & but not "]]>", which XML forbids in text: a zero-width
+ * space goes between "]]" and ">".
+ */
 static void gp_str(struct buf *b, const char *s)
 {
 	buf_putc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'')
 			buf_putc(b, '\'');
-		if (*s != '\n' && *s != '\r')
-			buf_putc(b, *s);
+		if (*p == '>' && p - s >= 2 && p[-1] == ']' && p[-2] == ']')
+			buf_puts(b, "\xe2\x80\x8b");
+		if (*p != '\n' && *p != '\r')
+			buf_putc(b, *p);
 	}
 	buf_putc(b, '\'');
 }
+
+/* Set while plot_prepare writes a chart without drawing it. */
+static int plot_deferred;
 
 /* A tick's text on a numeric x axis. */
 static void tick_put(struct buf *b, const struct chart *c, double v)
@@ -405,6 +414,14 @@ int chart_draw(const struct chart *c, const char *site_dir,
 	if (same) {
 		out->drawn = 1;
 		rc = 0;
+	} else if (plot_deferred) {
+		/* plot_prepare: the drawing is left to plot_draw. */
+		unlink(svg_path);
+		unlink(nsvg_path);
+		if (file_write_atomic(gp_path, gp->data, gp->len) == 0) {
+			out->pending = 1;
+			rc = 0;
+		}
 	} else if (!plot_available()) {
 		unlink(svg_path);
 		unlink(nsvg_path);
@@ -441,3 +458,48 @@ out:
 	return rc;
 }
 
+
+char *plot_prepare(const struct directive *d, const char *path,
+                   struct bundle *b, const char *site_dir)
+{
+	struct plot p;
+	char *name = NULL;
+	plot_deferred = 1;
+	diag_quiet(1);
+	int rc = plot_render(d, path, b, site_dir, &p);
+	diag_quiet(0);
+	plot_deferred = 0;
+	if (rc == 0 && p.pending)
+		name = xasprintf("%s.gp", d->id);
+	plot_free(&p);
+	return name;
+}
+
+int plot_draw(const char *site_dir, char *const *names, size_t n)
+{
+	if (!n)
+		return 0;
+	char *figdir = path_join(site_dir, "fig");
+	char *cd = xasprintf("cd '%s'", figdir);
+	char **argv = xcalloc(4 + 3 * n, sizeof *argv);
+	size_t k = 0;
+	argv[k++] = (char *)gnuplot();
+	argv[k++] = "-e";
+	argv[k++] = cd;
+	/* Each script starts from gnuplot's defaults, as when drawn alone. */
+	for (size_t i = 0; i < n; i++) {
+		argv[k++] = "-e";
+		argv[k++] = "reset";
+		argv[k++] = names[i];
+	}
+	struct run_result rr;
+	int rc = -1;
+	if (exec_run(argv, NULL, 60 + (double)n, 1 << 16, &rr) == 0) {
+		rc = rr.exit_code == 0 ? 0 : -1;
+		free(rr.out);
+	}
+	free(argv);
+	free(cd);
+	free(figdir);
+	return rc;
+}

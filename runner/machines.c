@@ -142,8 +142,8 @@ int machines_claims_check(const struct book *bk, struct machine_set *ms,
 	struct buf on = BUF_INIT;
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
-		for (size_t k = 0; k < ch->ninl; k++) {
-			const struct inline_expr *e = &ch->inl[k];
+		for (size_t k = 0; k < ch->nvalues; k++) {
+			const struct inline_expr *e = &ch->values[k];
 			if (!e->check)
 				continue;
 			buf_reset(&on);
@@ -267,8 +267,8 @@ static int claims_holding(const struct book *bk, struct bundle *b, int *total)
 	int holds = 0;
 	*total = 0;
 	for (size_t i = 0; i < bk->nchs; i++)
-		for (size_t k = 0; k < bk->chs[i]->ninl; k++) {
-			const struct inline_expr *e = &bk->chs[i]->inl[k];
+		for (size_t k = 0; k < bk->chs[i]->nvalues; k++) {
+			const struct inline_expr *e = &bk->chs[i]->values[k];
 			char *why = NULL;
 			if (!e->check)
 				continue;
@@ -408,7 +408,7 @@ static void claim_row(struct buf *out, const struct chapter *ch, size_t k,
                       const struct machine_set *ms,
                       const enum claim_state *st, char *const *why)
 {
-	const struct inline_expr *e = &ch->inl[k];
+	const struct inline_expr *e = &ch->values[k];
 	/* The page marks, and anchors, a claim it could evaluate on the
 	 * base; any other links to the page. */
 	buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html", ch->name);
@@ -458,8 +458,8 @@ static int claims_matrix(const struct book *bk, struct machine_set *ms,
 	int n = 0;
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
-		for (size_t k = 0; k < ch->ninl; k++) {
-			const struct inline_expr *e = &ch->inl[k];
+		for (size_t k = 0; k < ch->nvalues; k++) {
+			const struct inline_expr *e = &ch->values[k];
 			if (!e->check)
 				continue;
 			int all_hold = 1;

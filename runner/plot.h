@@ -36,6 +36,7 @@ struct plot {
 	size_t nwrong;  /* records marked "correct": false, left out */
 	int drawn;      /* both SVGs exist */
 	int redrawn;    /* gnuplot ran in this build */
+	int pending;    /* plot_prepare: written, to be drawn by plot_draw */
 	char *alt;      /* the chart in words, plain text; NULL without points */
 	char *coincide; /* "ILP 4 and 8 coincide.", plain text, or NULL */
 	char *error;    /* why there is no chart (a chapter error, or no data) */
@@ -56,6 +57,18 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
                 const char *site_dir, struct plot *out);
 /* Free what out holds; NULL does nothing. */
 void plot_free(struct plot *p);
+
+/*
+ * Charts drawn together: plot_prepare writes chart d's CSV and script as
+ * plot_render does, and returns the script's name under site_dir/fig when
+ * its SVGs must be drawn (caller frees), else NULL; it reports nothing.
+ * plot_draw then draws the named scripts with one gnuplot process: 0, or
+ * -1 when any failed. plot_render afterwards finds each drawn chart up to
+ * date, and draws and reports one that is not.
+ */
+char *plot_prepare(const struct directive *d, const char *path,
+                   struct bundle *b, const char *site_dir);
+int plot_draw(const char *site_dir, char *const *names, size_t n);
 
 /*
  * A value of a chart axis in words: with unit "bytes", binary prefixes

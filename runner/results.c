@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -645,3 +646,36 @@ const cJSON *machine_field(const struct bundle *b, const char *name)
 	return m ? cJSON_GetObjectItemCaseSensitive(m, name) : NULL;
 }
 
+/* Add the size and modification time of path (or its absence) to h. */
+static void stamp_file(struct hasher *h, char *path)
+{
+	struct stat st;
+	long long facts[3] = {-1, -1, -1};
+	if (stat(path, &st) == 0) {
+		facts[0] = (long long)st.st_size;
+		facts[1] = (long long)st.st_mtim.tv_sec;
+		facts[2] = (long long)st.st_mtim.tv_nsec;
+	}
+	hasher_add_str(h, path);
+	hasher_add(h, facts, sizeof facts);
+	free(path);
+}
+
+void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h)
+{
+	if (!strcmp(id, "machine")) {
+		stamp_file(h, bundle_machine_path(b));
+		return;
+	}
+	static const enum bundle_file files[] = {BF_RECORDS, BF_OUTPUT, BF_META,
+	                                         BF_ERROR, BF_LISTING};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		stamp_file(h, bundle_path(b, id, files[i]));
+	static const enum derived derived[] = {DERIVED_PTXAS, DERIVED_SASS,
+	                                       DERIVED_NCU};
+	for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++) {
+		char *d = derived_id(id, derived[i]);
+		stamp_file(h, bundle_path(b, d, BF_RECORDS));
+		free(d);
+	}
+}

@@ -218,6 +218,15 @@ size_t records_make_safe(cJSON **rows, size_t n);
 /* rows as records text, one compact JSON object per line. Caller frees. */
 char *records_text(cJSON *const *rows, size_t n);
 
+/*
+ * Add to h what identifies the files of experiment id as they are now (its
+ * records, output, meta, failure, listing and derived records: names,
+ * sizes and modification times), without reading them. "machine" stands
+ * for machine.json.
+ */
+struct hasher;
+void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h);
+
 /* A number or string field of machine.json, or of its "measured" object. */
 const cJSON *machine_field(const struct bundle *b, const char *name);
 

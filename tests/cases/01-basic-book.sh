@@ -33,7 +33,7 @@ expect_html squares.html 'class="check holds"'
 expect_html squares.html 'class="check fails"'
 expect_html squares.html "1 of the 2 claims this chapter makes do not hold"
 expect_html squares.html '<img src="fig/sq-chart.svg"'
-expect_html squares.html "<td>25.00</td>"
+expect_html squares.html "<td class=\"num\">25.00</td>"
 expect_html squares.html "wrote 5 records"
 expect_html squares.html 'href="fig/sq-chart.csv"'
 expect_html index.html 'href="squares.html"'

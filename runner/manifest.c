@@ -1,0 +1,248 @@
+/* manifest.c - which chapter pages are up to date, from a small file in
+ * the site folder (.labbook-pages), so an unchanged page is not made
+ * again. */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "manifest.h"
+#include "util.h"
+
+#define MANIFEST_FILE ".labbook-pages"
+#define SEARCH_FILE ".labbook-search"
+/* Bumped when what the manifest holds changes shape. */
+#define MANIFEST_VERSION 1
+
+struct entry {
+	const char *page;
+	const cJSON *e;
+};
+
+struct manifest {
+	char *path;
+	char *search_path;
+	cJSON *old;   /* what the last build wrote: page name -> entry */
+	struct entry *index; /* old's entries sorted by page, for lookups */
+	size_t nindex;
+	cJSON *pages; /* what this build writes */
+	cJSON *old_search; /* page name -> search entries, read when asked */
+	int search_read;
+	cJSON *search; /* this build's, when it made the search index */
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->page,
+	              ((const struct entry *)b)->page);
+}
+
+static cJSON *json_load(const char *path)
+{
+	char *text = file_read(path, NULL);
+	cJSON *v = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	return v;
+}
+
+struct manifest *manifest_load(const char *site_dir)
+{
+	struct manifest *m = xcalloc(1, sizeof *m);
+	m->path = path_join(site_dir, MANIFEST_FILE);
+	m->search_path = path_join(site_dir, SEARCH_FILE);
+	m->pages = cJSON_CreateObject();
+	cJSON *all = json_load(m->path);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(all, "version");
+	cJSON *pages = cJSON_DetachItemFromObjectCaseSensitive(all, "pages");
+	if (cJSON_IsNumber(v) && v->valueint == MANIFEST_VERSION &&
+	    cJSON_IsObject(pages))
+		m->old = pages;
+	else
+		cJSON_Delete(pages);
+	cJSON_Delete(all);
+	const cJSON *e;
+	cJSON_ArrayForEach(e, m->old)
+	{
+		m->index = xrealloc(m->index, (m->nindex + 1) * sizeof *m->index);
+		m->index[m->nindex++] = (struct entry){e->string, e};
+	}
+	if (m->nindex)
+		qsort(m->index, m->nindex, sizeof *m->index, entry_cmp);
+	return m;
+}
+
+void manifest_free(struct manifest *m)
+{
+	if (!m)
+		return;
+	cJSON_Delete(m->old);
+	cJSON_Delete(m->pages);
+	cJSON_Delete(m->old_search);
+	cJSON_Delete(m->search);
+	free(m->index);
+	free(m->path);
+	free(m->search_path);
+	free(m);
+}
+
+const cJSON *manifest_get(const struct manifest *m, const char *page,
+                          const char *field, const char *key)
+{
+	struct entry want = {page, NULL}, *hit = NULL;
+	if (m->nindex)
+		hit = bsearch(&want, m->index, m->nindex, sizeof *m->index, entry_cmp);
+	const cJSON *e = hit ? hit->e : NULL;
+	const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, field));
+	return k && !strcmp(k, key) ? e : NULL;
+}
+
+void manifest_put(struct manifest *m, const char *page, cJSON *entry)
+{
+	cJSON_AddItemToObject(m->pages, page, entry);
+}
+
+cJSON *manifest_search_take(struct manifest *m, const char *page)
+{
+	if (!m->search_read) {
+		m->old_search = json_load(m->search_path);
+		m->search_read = 1;
+	}
+	return cJSON_DetachItemFromObjectCaseSensitive(m->old_search, page);
+}
+
+void manifest_search_put(struct manifest *m, const char *page, cJSON *entries)
+{
+	if (!m->search)
+		m->search = cJSON_CreateObject();
+	cJSON_AddItemToObject(m->search, page, entries);
+}
+
+/* Write text to path unless it holds it already. 0 or -1. */
+static int json_write(const char *path, const cJSON *v)
+{
+	char *text = cJSON_PrintUnformatted(v);
+	size_t oldlen;
+	char *old = file_read(path, &oldlen);
+	int rc = 0;
+	if (!old || oldlen != strlen(text) || memcmp(old, text, oldlen))
+		rc = file_write_atomic(path, text, strlen(text));
+	free(old);
+	free(text);
+	return rc;
+}
+
+int manifest_write(struct manifest *m)
+{
+	cJSON *all = cJSON_CreateObject();
+	cJSON_AddNumberToObject(all, "version", MANIFEST_VERSION);
+	cJSON_AddItemReferenceToObject(all, "pages", m->pages);
+	int rc = json_write(m->path, all);
+	cJSON_Delete(all);
+	if (m->search && json_write(m->search_path, m->search) != 0)
+		rc = -1;
+	return rc;
+}
+
+struct idset {
+	char **v;
+	size_t n, cap;
+};
+
+static void idset_add(struct idset *s, const char *id, size_t len)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strncmp(s->v[i], id, len) && !s->v[i][len])
+			return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+	}
+	s->v[s->n++] = xstrndup(id, len);
+}
+
+/* Add the experiments an expression reads: each word before a '.'. */
+static void refs_expr(const char *text, struct idset *ids)
+{
+	for (const char *p = text; *p;) {
+		if (!isalpha((unsigned char)*p) && *p != '_') {
+			p++;
+			continue;
+		}
+		const char *s = p;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		if (*p == '.' && (s == text || s[-1] != '.'))
+			idset_add(ids, s, (size_t)(p - s));
+	}
+}
+
+static void exper_state(const struct book *bk, const char *id, struct hasher *h)
+{
+	const struct exper *e = book_find(bk, id);
+	if (!e)
+		return;
+	/* What the bundle does not say: this build's check of it. */
+	int facts[3] = {(int)e->state, e->source_ok, e->cuda};
+	hasher_add(h, facts, sizeof facts);
+	hasher_add_str(h, e->why ? e->why : "");
+	hasher_add_str(h, e->compile_cmd ? e->compile_cmd : "");
+	hasher_add_str(h, e->run_cmd ? e->run_cmd : "");
+	if (e->source_ok) {
+		struct stat st;
+		long long t = stat(e->source, &st) == 0 ? (long long)st.st_mtim.tv_sec
+		                                         * 1000000000LL + st.st_mtim.tv_nsec
+		                                       : -1;
+		hasher_add(h, &t, sizeof t);
+	}
+}
+
+/* The running labbook: a new build of it may write pages differently. */
+static void self_stamp(struct hasher *h)
+{
+	static long long facts[3];
+	static int done;
+	if (!done) {
+		struct stat st;
+		if (stat("/proc/self/exe", &st) == 0) {
+			facts[0] = (long long)st.st_size;
+			facts[1] = (long long)st.st_mtim.tv_sec;
+			facts[2] = (long long)st.st_mtim.tv_nsec;
+		}
+		done = 1;
+	}
+	hasher_add(h, facts, sizeof facts);
+}
+
+void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
+                          const struct bundle *b, const char *common,
+                          char out[33])
+{
+	struct idset ids = {0};
+	idset_add(&ids, "machine", strlen("machine"));
+	for (size_t i = 0; i < ch->nvalues; i++)
+		refs_expr(ch->values[i].text, &ids);
+	for (size_t i = 0; i < ch->ndirs; i++) {
+		const struct directive *d = &ch->dirs[i];
+		const char *named[] = {d->kind == DIR_EXPERIMENT ? d->id : NULL,
+		                       dir_opt(d, "data"), dir_opt(d, "experiment")};
+		for (size_t k = 0; k < 3; k++)
+			if (named[k])
+				idset_add(&ids, named[k], strlen(named[k]));
+		for (size_t k = 0; k < d->nopts; k++)
+			if (!strcmp(d->opts[k].key, "where") ||
+			    !strcmp(d->opts[k].key, "limit"))
+				refs_expr(d->opts[k].value, &ids);
+	}
+	struct hasher *h = hasher_new();
+	self_stamp(h);
+	hasher_add_str(h, common);
+	hasher_add_str(h, ch->path);
+	hasher_add_str(h, ch->hash);
+	for (size_t i = 0; i < ids.n; i++) {
+		bundle_stamp(b, ids.v[i], h);
+		exper_state(bk, ids.v[i], h);
+		free(ids.v[i]);
+	}
+	free(ids.v);
+	hasher_done(h, out);
+}

@@ -1,0 +1,157 @@
+/*
+ * render.h - what the modules that make pages share (site.h is the entry
+ * point): the site being written, the page being made, and the pieces of
+ * HTML more than one of them prints.
+ *
+ *   values.c  inline values, claims and a plan's pieces as HTML or text
+ *   blocks.c  directives: experiments, listings, and the shared helpers
+ *   table.c   the {table} directive
+ *   figure.c  the {chart} directive's figure and its text alternative
+ *   page.c    the page frame: template, contents, navigation, writing
+ *   search.c  the search index and the search page
+ *   site.c    chapter pages, the book-wide pages, assets, the manifest
+ *
+ * A renderer has no side effects but the files it writes, and starts no
+ * process but gnuplot (plot.h). Everything that came from an experiment or
+ * a records file is HTML-escaped.
+ */
+#ifndef LB_RENDER_H
+#define LB_RENDER_H
+
+#include <cjson/cJSON.h>
+
+#include "book.h"
+#include "buf.h"
+#include "chapter.h"
+#include "results.h"
+#include "site.h"
+
+/* A chapter's headings with their values computed. */
+struct outline {
+	char *title;    /* plain text */
+	char **titles;  /* each section's plain title */
+	char **ids;     /* each section's id */
+	char *lead;     /* the first sentence of its prose, or NULL */
+};
+
+struct site_ctx {
+	struct book *bk;
+	struct bundle *b;
+	const struct site_opts *o;
+	struct site_stats *st;
+	const char *tmpl;
+	const char *banner;
+	struct outline *outline; /* one per chapter */
+};
+
+struct page_ctx {
+	struct site_ctx *s;
+	struct chapter *ch;
+	size_t index;   /* of the chapter in the book */
+	int figures;    /* figures so far on this page */
+	int tables;     /* tables so far on this page */
+	int claims, claims_failed, errors;
+};
+
+/* values.c */
+
+/* Append inline value e as HTML: its value, a claim mark, or an error
+ * (reported once, counted on c). */
+void value_html(struct page_ctx *c, const struct inline_expr *e,
+                struct buf *out);
+/* Append e's value as plain text, or "?" when it has none (not reported:
+ * the page reports it where the value stands). */
+void value_text(struct bundle *b, const struct inline_expr *e,
+                struct buf *out);
+/* Append p as plain text with values computed, spaces collapsed. */
+void pieces_text_of(struct bundle *b, const struct chapter *ch,
+                    const struct pieces *p, struct buf *out);
+/* Append the chapter's body as HTML: prose, values, directives, headings.
+ * *after_title: the length of out just after the title's heading, or 0. */
+void body_html(struct page_ctx *c, struct buf *out, size_t *after_title);
+/* Compute the outline of ch: titles, ids and lead. */
+void outline_make(struct bundle *b, const struct chapter *ch,
+                  struct outline *ol);
+void outline_free(struct outline *ol, size_t nsections);
+
+/* blocks.c */
+
+const char *machine_str(const struct bundle *b, const char *key);
+/* Bytes from a program as HTML: escaped, invalid UTF-8 and control
+ * characters (but tab and newline) shown as U+FFFD. */
+void text_html(struct buf *out, const char *s, size_t len);
+void error_box(struct buf *out, const char *title, const char *msg,
+               const char *text);
+/* A records cell: a number with fmt (NULL: the book's default), a string,
+ * yes or no, or a list. */
+void cell_html(struct buf *out, const cJSON *c, const char *fmt);
+int row_wrong(const cJSON *row);
+/* A box that scrolls a wide table on a narrow screen, from the keyboard too. */
+void table_wrap_open(struct buf *out, const char *label, const char *id);
+/* A number as the book writes it (value_format's default), as plain text. */
+void num_text(struct buf *out, double x);
+/* A field of a record as plain text; a number as the book writes one. */
+void field_text(struct buf *out, const cJSON *f);
+/* Append directive d as HTML. */
+void block_html(struct page_ctx *c, const struct directive *d,
+                struct buf *out);
+/*
+ * The state of experiment id as the bundle records it (results_meta_load;
+ * the caller frees m with results_meta_free), failed too when this build
+ * found it could not be built (e, the book's, may be NULL).
+ */
+void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
+                   struct result_meta *m);
+/* An experiment's state as one word, for a class attribute. */
+const char *state_class(enum result_state s);
+
+/* table.c */
+void table_html(struct page_ctx *c, const struct directive *d,
+                struct buf *out);
+
+/* figure.c */
+void figure_html(struct page_ctx *c, const struct directive *d,
+                 struct buf *out);
+
+/* page.c */
+
+/* What a page template is filled with; every field but file is HTML. */
+struct page {
+	const char *file;    /* under the site folder */
+	const char *title;   /* plain text; "" for the book's own title */
+	const char *toc;
+	const char *toc_fold; /* the short contents for narrow screens */
+	const char *content;
+	const char *prev, *next; /* links to the neighbouring pages, or "" */
+	const char *scripts;     /* script elements, or "" */
+};
+
+/* The contents: every chapter (or, in a long book, those near cur) and
+ * the sections of cur (NULL on the book-wide pages). */
+void toc_html(const struct site_ctx *s, const struct chapter *cur,
+              struct buf *out);
+/* The short contents of a page: its sections and a link to all chapters. */
+void toc_fold_html(const struct site_ctx *s, const struct chapter *cur,
+                   struct buf *out);
+/* A link to a neighbouring chapter, or "" when ch is NULL. Caller frees. */
+char *nav_link(const struct site_ctx *s, const struct chapter *ch,
+               const char *rel, const char *label);
+void banner_html(const struct bundle *b, const struct site_opts *o,
+                 struct buf *out);
+/* Fill the template with pg and write it if it changed. 0 or -1. */
+int page_write(const struct site_ctx *s, const struct page *pg);
+/* Write data to path unless the file holds it already; counts writes. */
+int write_if_changed(const char *path, const char *data, size_t len,
+                     int *written);
+/* The outline of a chapter (by pointer). */
+const struct outline *outline_of(const struct site_ctx *s,
+                                 const struct chapter *ch);
+
+/* search.c */
+
+/* Add one entry per section of chapter i to index (a JSON array). */
+void search_add(const struct site_ctx *s, size_t i, cJSON *index);
+int search_index_write(const struct site_ctx *s, const cJSON *index);
+int search_page(const struct site_ctx *s);
+
+#endif

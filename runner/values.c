@@ -1,0 +1,215 @@
+/* values.c - inline values, claims, and a chapter's plan as HTML or text. */
+#include <ctype.h>
+#include <string.h>
+
+#include "expr.h"
+#include "render.h"
+#include "util.h"
+
+/* Evaluate e; a claim becomes 1 (holds) or 0. 0 or -1 with *err. */
+static int value_eval(struct bundle *b, const struct inline_expr *e,
+                      struct value *v, char **err)
+{
+	if (expr_eval(e->text, b, v, err) != 0)
+		return -1;
+	if (!e->check)
+		return 0;
+	if (value_scalar(v, err) == 0 && v->type != VAL_STR)
+		return 0;
+	if (!*err)
+		*err = xstrdup("a claim must be true or false");
+	return -1;
+}
+
+void value_html(struct page_ctx *c, const struct inline_expr *e,
+                struct buf *out)
+{
+	struct value v;
+	char *err = NULL;
+	/* A claim counts once its expression has a value, true, false or
+	 * neither. */
+	int rc = expr_eval(e->text, c->s->b, &v, &err);
+	if (rc == 0 && e->check) {
+		c->claims++;
+		value_free(&v);
+		rc = value_eval(c->s->b, e, &v, &err);
+	}
+	if (rc == 0 && e->check) {
+		int holds = v.num != 0;
+		c->claims_failed += !holds;
+		buf_printf(out, "<span class=\"check %s\" ",
+		           holds ? "holds" : "fails");
+		/* The Machines page links to each claim. */
+		if (c->s->o->machines && c->s->o->machines->n > 1)
+			buf_printf(out, "id=\"claim-%zu\" ",
+			           (size_t)(e - c->ch->values));
+		buf_puts(out, "title=\"");
+		buf_puts_html(out, e->text);
+		buf_printf(out, "\">%s</span>",
+		           holds ? "✓ holds on this card"
+		                 : "✗ does not hold on this card");
+		value_free(&v);
+		return;
+	}
+	if (rc == 0 && value_format(&v, e->fmt, 1, out, &err) == 0) {
+		value_free(&v);
+		return;
+	}
+	value_free(&v);
+	diag_at(c->ch->path, e->line, "{{ %s }}: %s", e->text, err);
+	c->errors++;
+	buf_puts(out, "<span class=\"inline-error\" title=\"");
+	buf_printf(out, "%s:%d: ", c->ch->path, e->line);
+	buf_puts_html(out, err);
+	buf_puts(out, "\">⚠ ");
+	buf_puts_html(out, err);
+	buf_puts(out, "</span>");
+	free(err);
+}
+
+void value_text(struct bundle *b, const struct inline_expr *e,
+                struct buf *out)
+{
+	struct value v;
+	char *err = NULL;
+	if (value_eval(b, e, &v, &err) == 0) {
+		if (e->check)
+			buf_puts(out, v.num != 0 ? "✓" : "✗");
+		else if (value_format(&v, e->fmt, 0, out, &err) != 0)
+			buf_puts(out, "?");
+	} else {
+		buf_puts(out, "?");
+	}
+	value_free(&v);
+	free(err);
+}
+
+void pieces_text_of(struct bundle *b, const struct chapter *ch,
+                    const struct pieces *p, struct buf *out)
+{
+	struct buf raw = BUF_INIT;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct piece *x = &p->v[i];
+		if (x->kind == PIECE_TEXT)
+			buf_put(&raw, x->text, x->len);
+		else if (x->kind == PIECE_VALUE && !ch->values[x->index].check)
+			value_text(b, &ch->values[x->index], &raw);
+		else if (x->kind == PIECE_DIR && ch->dirs[x->index].kind != DIR_EXPERIMENT)
+			buf_printf(&raw, " %s ", dir_opt(&ch->dirs[x->index], "caption")
+			                             ? dir_opt(&ch->dirs[x->index], "caption") : "");
+	}
+	int space = 0;
+	for (size_t i = 0; i < raw.len; i++) {
+		if (isspace((unsigned char)raw.data[i])) {
+			space = 1;
+			continue;
+		}
+		if (space && out->len)
+			buf_putc(out, ' ');
+		space = 0;
+		buf_putc(out, raw.data[i]);
+	}
+	buf_free(&raw);
+}
+
+/* "<hN id=...>inner<a class=anchor>#</a></hN>" for section n. */
+static void heading_html(struct page_ctx *c, size_t n, struct buf *out)
+{
+	const struct section *s = &c->ch->sections[n];
+	const struct outline *ol = outline_of(c->s, c->ch);
+	const char *id = ol->ids[n];
+	buf_printf(out, "<h%d id=\"%s\">", s->level, id);
+	for (size_t i = 0; i < s->html.n; i++) {
+		const struct piece *x = &s->html.v[i];
+		if (x->kind == PIECE_TEXT)
+			buf_put(out, x->text, x->len);
+		else if (x->kind == PIECE_VALUE)
+			value_html(c, &c->ch->values[x->index], out);
+	}
+	buf_printf(out, "<a class=\"anchor\" href=\"#%s\" aria-label=\"link to "
+	           "this section\">#</a></h%d>", id, s->level);
+}
+
+void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
+{
+	*after_title = 0;
+	const struct pieces *p = &c->ch->body;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct piece *x = &p->v[i];
+		switch (x->kind) {
+		case PIECE_TEXT:
+			buf_put(out, x->text, x->len);
+			break;
+		case PIECE_VALUE:
+			value_html(c, &c->ch->values[x->index], out);
+			break;
+		case PIECE_DIR:
+			block_html(c, &c->ch->dirs[x->index], out);
+			break;
+		case PIECE_SECTION:
+			heading_html(c, x->index, out);
+			if ((int)x->index == c->ch->title_section)
+				*after_title = out->len;
+			break;
+		}
+	}
+}
+
+/* The first sentence of text, cut at a word when it is long; caller frees. */
+static char *first_sentence(const char *text)
+{
+	size_t n = strlen(text);
+	for (size_t i = 40; i + 1 < n; i++)
+		if (strchr(".?!", text[i]) && text[i + 1] == ' ') {
+			n = i + 1;
+			break;
+		}
+	if (n <= 240)
+		return xstrndup(text, n);
+	while (n > 0 && (n > 230 || text[n] != ' '))
+		n--;
+	return xasprintf("%.*s …", (int)n, text);
+}
+
+void outline_make(struct bundle *b, const struct chapter *ch,
+                  struct outline *ol)
+{
+	size_t n = ch->nsections;
+	ol->titles = xcalloc(n ? n : 1, sizeof *ol->titles);
+	for (size_t i = 0; i < n; i++) {
+		struct buf t = BUF_INIT;
+		pieces_text_of(b, ch, &ch->sections[i].title, &t);
+		buf_puts(&t, "");
+		ol->titles[i] = buf_detach(&t);
+	}
+	if (n && ch->sections[0].id) {
+		ol->ids = xcalloc(n, sizeof *ol->ids);
+		for (size_t i = 0; i < n; i++)
+			ol->ids[i] = xstrdup(ch->sections[i].id);
+	} else {
+		ol->ids = chapter_section_ids(ch, ol->titles);
+	}
+	ol->title = xstrdup(ch->title_section >= 0
+	                        ? ol->titles[ch->title_section] : ch->title);
+	/* The lead: the prose before the first heading, or the first section's. */
+	struct buf t = BUF_INIT;
+	pieces_text_of(b, ch, &ch->lead, &t);
+	for (size_t i = 0; !t.len && i < n; i++)
+		pieces_text_of(b, ch, &ch->sections[i].words, &t);
+	ol->lead = t.len ? first_sentence(t.data) : NULL;
+	buf_free(&t);
+}
+
+void outline_free(struct outline *ol, size_t nsections)
+{
+	for (size_t i = 0; i < nsections; i++) {
+		if (ol->titles)
+			free(ol->titles[i]);
+		if (ol->ids)
+			free(ol->ids[i]);
+	}
+	free(ol->titles);
+	free(ol->ids);
+	free(ol->title);
+	free(ol->lead);
+}
