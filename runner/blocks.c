@@ -408,11 +408,17 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts_html(out, c->s->b->dir);
 		buf_puts(out, "</a></p>\n");
 	} else if (m.state != RESULT_FAILED) {
-		buf_puts(out, "<p class=\"note\">Not measured yet: run <code>make "
-		              "site</code> on a machine with a GPU.</p>\n");
+		buf_puts(out, "<p class=\"note not-measured\">Not measured on this "
+		              "machine: run <code>make site</code> on a machine with "
+		              "a GPU.</p>\n");
 	}
 	buf_puts(out, "</section>\n");
 	results_meta_free(&m);
+}
+
+int data_outdated(struct page_ctx *c, const char *data)
+{
+	return data && bundle_get(c->s->b, data)->outdated;
 }
 
 static void render_sass(struct page_ctx *c, const struct directive *d,
@@ -422,7 +428,14 @@ static void render_sass(struct page_ctx *c, const struct directive *d,
 	const char *caption = dir_opt(d, "caption");
 	buf_puts(out, "<figure class=\"listing\">\n");
 	if (listing_sass(out, c->s->b, dir_opt(d, "experiment"), dir_opt(d, "kernel"),
-	                 dir_opt(d, "mark"), &err) != 0) {
+	                 dir_opt(d, "mark"), &err) != 0 &&
+	    data_outdated(c, dir_opt(d, "experiment"))) {
+		buf_puts(out, "<p class=\"note not-measured\">This listing was not "
+		         "recorded on this machine: ");
+		buf_puts_html(out, c->s->b->dir);
+		buf_puts(out, " holds no build of the experiment's current source.</p>\n");
+		free(err);
+	} else if (err) {
 		diag_at(c->ch->path, d->line, "{sass}: %s", err);
 		char *msg = xasprintf("%s:%d: %s", c->ch->path, d->line, err);
 		error_box(out, "This listing could not be shown:", msg, NULL);

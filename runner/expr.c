@@ -24,6 +24,7 @@ struct parser {
 	char *err;
 	int words; /* bare words are strings (filter values, field names) */
 	int depth; /* of nesting, bounded so that the stack is */
+	int outdated; /* read an outdated experiment (exp_result.outdated) */
 };
 
 /* Deeper than any expression a person writes; far from the stack's end. */
@@ -304,7 +305,7 @@ void filter_free(struct filter *f)
 int filter_parse(const char *text, struct bundle *b, struct filter *f,
                  char **err)
 {
-	struct parser p = {text, 0, b, NULL, 0, 0};
+	struct parser p = {text, 0, b, NULL, 0, 0, 0};
 	memset(f, 0, sizeof *f);
 	skip(&p);
 	if (p.s[p.pos] && parse_conds(&p, f, NULL) == 0) {
@@ -344,6 +345,7 @@ static int parse_ref(struct parser *p, char *id, struct value *out)
 		goto out;
 	}
 	if (!strcmp(id, "machine")) {
+		p->outdated |= bundle_get(p->b, "machine")->outdated;
 		const cJSON *v = machine_field(p->b, field);
 		if (!v || (!cJSON_IsNumber(v) && !cJSON_IsString(v) &&
 		           !cJSON_IsBool(v))) {
@@ -356,6 +358,7 @@ static int parse_ref(struct parser *p, char *id, struct value *out)
 		goto out;
 	}
 	struct exp_result *r = bundle_get(p->b, id);
+	p->outdated |= r->outdated;
 	if (!r->nrows) {
 		fail(p, "no results for experiment '%s'%s", id,
 		     r->meta ? " (it recorded nothing)" : "");
@@ -812,20 +815,28 @@ static int parse_expr(struct parser *p, struct value *out)
 	return 0;
 }
 
-int expr_eval(const char *text, struct bundle *b, struct value *out, char **err)
+int expr_eval_at(const char *text, struct bundle *b, struct value *out,
+                 char **err, int *outdated)
 {
-	struct parser p = {text, 0, b, NULL, 0, 0};
+	struct parser p = {text, 0, b, NULL, 0, 0, 0};
 	memset(out, 0, sizeof *out);
 	if (parse_expr(&p, out) == 0) {
 		skip(&p);
 		if (p.s[p.pos])
 			fail(&p, "unexpected '%s' at column %zu", p.s + p.pos, p.pos + 1);
 	}
+	if (outdated)
+		*outdated = p.outdated;
 	if (p.err) {
 		value_free(out);
 		*err = p.err;
 		return -1;
 	}
 	return 0;
+}
+
+int expr_eval(const char *text, struct bundle *b, struct value *out, char **err)
+{
+	return expr_eval_at(text, b, out, err, NULL);
 }
 

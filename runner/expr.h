@@ -39,6 +39,13 @@ struct value {
 
 void value_free(struct value *v);
 
+/*
+ * expr_eval, and *outdated (when not NULL) says whether the expression read
+ * an experiment whose results here predate its source (exp_result.outdated):
+ * a failure is then data this bundle lacks, not a mistake in the text.
+ */
+int expr_eval_at(const char *text, struct bundle *b, struct value *out,
+                 char **err, int *outdated);
 /* Evaluate text against b into *out (freed with value_free). */
 int expr_eval(const char *text, struct bundle *b, struct value *out,
               char **err);

@@ -38,12 +38,26 @@ void figure_html(struct page_ctx *c, const struct directive *d,
                          struct buf *out)
 {
 	struct plot p;
+	int outdated = data_outdated(c, dir_opt(d, "data"));
+	/* A limit may read a fact the machine experiment measures. */
+	for (size_t i = 0; i < d->nopts; i++)
+		if (!strcmp(d->opts[i].key, "limit") &&
+		    strstr(d->opts[i].value, "machine."))
+			outdated |= data_outdated(c, "machine");
+	diag_quiet(outdated);
 	int rc = machines_chart(d, c->ch->path, c->s->o->machines, c->s->b,
 	                        c->s->o->dir, &p);
+	diag_quiet(0);
 	c->figures++;
 	buf_printf(out, "<figure class=\"chart\" id=\"fig-%s\">\n", d->id);
 	const char *caption = dir_opt(d, "caption");
-	if (rc != 0 || !p.svg) {
+	if (rc != 0 && outdated) {
+		buf_puts(out, "<p class=\"note not-measured\">This chart's data were "
+		         "not measured on this machine: ");
+		buf_puts_html(out, c->s->b->dir);
+		buf_puts(out, " holds no results of the experiment's current "
+		         "source.</p>\n");
+	} else if (rc != 0 || !p.svg) {
 		error_box(out, "This chart could not be drawn:", p.error, NULL);
 		if (rc != 0)
 			c->errors++;

@@ -22,6 +22,16 @@ void machine_add_host(cJSON *m)
 		cJSON_AddStringToObject(m, "host", host);
 		free(host);
 	}
+	/* The processor, which a book without a GPU measures. */
+	char *info = file_read("/proc/cpuinfo", NULL);
+	const char *mn = info ? strstr(info, "model name") : NULL;
+	if (mn && (mn = strchr(mn, ':'))) {
+		char *line = str_first_line(mn + 1);
+		cJSON_DeleteItemFromObject(m, "cpu");
+		cJSON_AddStringToObject(m, "cpu", str_trim(line));
+		free(line);
+	}
+	free(info);
 	char *os = file_read("/etc/os-release", NULL);
 	const char *pn = os ? strstr(os, "PRETTY_NAME=") : NULL;
 	if (pn) {

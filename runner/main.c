@@ -93,7 +93,7 @@ static const char eval_usage[] =
 	"\n"
 	"A column used where one number is needed must select exactly one record.\n"
 	"The format is one printf conversion, e.g. %.1f or %d.\n"
-	"Example: labbook eval --results results/h100 'max(ilp.gflops[view=sm]) %.0f'\n";
+	"Example: labbook eval --results results/h200 'max(ilp.gflops[view=sm]) %.0f'\n";
 
 static const char compare_usage[] =
 	"usage: labbook compare A B [--max-diff PCT] [--min-ms MS] [--all]\n"
@@ -330,7 +330,7 @@ static int cmd_build(int argc, char **argv)
 	if (!results_given && !bk.gpu && !ro.compile_only && nothing_to_show(&bk, b)) {
 		fprintf(stderr, "labbook: no GPU here to measure on, and %s holds no "
 		        "results yet, so the pages have no numbers to show. Render a "
-		        "recorded bundle instead: labbook build --results results/h100 "
+		        "recorded bundle instead: labbook build --results results/h200 "
 		        "--no-run\n", results);
 		hidden = 1;
 		diag_quiet(1);
@@ -342,7 +342,7 @@ static int cmd_build(int argc, char **argv)
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct site_opts so = {site, templates ? templates : found, title,
-		                       bk.gpu, &ms};
+		                       bk.gpu, fresh, &ms};
 		site_rc = site_render(&bk, b, &so, &st);
 		free(found);
 	}
@@ -428,7 +428,7 @@ static int cmd_eval(int argc, char **argv)
 	} else if (!bundle_present(results)) {
 		fprintf(stderr, "labbook: %s; there is no results bundle in %s (no "
 		        "machine.json and no records); name one with --results DIR, "
-		        "e.g. --results results/h100\n", err ? err : "error", results);
+		        "e.g. --results results/h200\n", err ? err : "error", results);
 	} else {
 		fprintf(stderr, "labbook: %s\n", err ? err : "error");
 	}

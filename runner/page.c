@@ -63,6 +63,12 @@ const struct outline *outline_of(const struct site_ctx *s,
 	return NULL;
 }
 
+int machine_has_gpu(const struct bundle *b)
+{
+	const char *gpu = machine_str(b, "gpu");
+	return gpu && strcmp(gpu, "none") != 0;
+}
+
 void banner_html(const struct bundle *b, const struct site_opts *o,
                    struct buf *out)
 {
@@ -71,6 +77,23 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
 	if (!b->machine) {
 		buf_puts(out, "No results bundle yet: run <code>make site</code> on a "
 		              "machine with a GPU to measure this book.");
+	} else if (!machine_has_gpu(b)) {
+		/* A book of CPU experiments: no GPU was asked for. */
+		const char *cpu = machine_str(b, "cpu");
+		buf_puts(out, o->fresh ? "Results measured by this build on "
+		                       : "Results measured on ");
+		buf_puts(out, cpu ? "the processor <strong>" : "the host <strong>");
+		buf_puts_html(out, cpu ? cpu : machine_str(b, "host") ?
+		                                 machine_str(b, "host") : "unknown");
+		buf_puts(out, "</strong> (no GPU)");
+		if (date) {
+			buf_puts(out, ", on <span class=\"nowrap\">");
+			buf_put_html(out, date, strcspn(date, "T"));
+			buf_puts(out, "</span>");
+		}
+		buf_puts(out, " · bundle <a href=\"provenance.html\"><code>");
+		buf_puts_html(out, b->dir);
+		buf_puts(out, "</code></a>");
 	} else {
 		buf_puts(out, "Results measured on ");
 		buf_puts(out, "<strong>");
@@ -150,7 +173,7 @@ static void toc_aux(struct buf *out, int all)
 	buf_puts(out, "<p class=\"aux\">");
 	if (all)
 		buf_puts(out, "<a href=\"index.html\">All chapters</a> · ");
-	buf_puts(out, "<a href=\"provenance.html\">Machine</a> · <a href=\"runs.html"
+	buf_puts(out, "<a href=\"provenance.html\">Provenance</a> · <a href=\"runs.html"
 	              "\">Run log</a> · <a href=\"search.html\">Search</a></p>\n");
 }
 

@@ -59,6 +59,12 @@ struct page_ctx {
  * (reported once, counted on c). */
 void value_html(struct page_ctx *c, const struct inline_expr *e,
                 struct buf *out);
+/* Append the mark of a value or claim that reads data this bundle lacks
+ * (its results predate the experiment's source): what and why as a title. */
+void not_measured_html(struct buf *out, const char *what, const char *why);
+/* Is the data of a directive (an experiment id, derived ones too) outdated
+ * in c's bundle? */
+int data_outdated(struct page_ctx *c, const char *data);
 /* Append e's value as plain text, or "?" when it has none (not reported:
  * the page reports it where the value stands). */
 void value_text(struct bundle *b, const struct inline_expr *e,
@@ -77,6 +83,8 @@ void outline_free(struct outline *ol, size_t nsections);
 /* blocks.c */
 
 const char *machine_str(const struct bundle *b, const char *key);
+/* Did a GPU measure b (machine.json names one, not "none")? */
+int machine_has_gpu(const struct bundle *b);
 /* Bytes from a program as HTML: escaped, invalid UTF-8 and control
  * characters (but tab and newline) shown as U+FFFD. */
 void text_html(struct buf *out, const char *s, size_t len);

@@ -44,6 +44,9 @@ struct exp_result {
 	size_t out_len;
 	cJSON *meta;    /* NULL when never run */
 	cJSON *failure; /* the last failed attempt, or NULL */
+	int outdated;   /* set by the site: the book declares this experiment,
+	                 * and the bundle has no results of its current source
+	                 * (never run here, or run from an older source) */
 };
 
 struct bundle {

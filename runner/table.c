@@ -164,6 +164,14 @@ void table_html(struct page_ctx *c, const struct directive *d,
 			opt = "sort";
 		}
 	}
+	if (msg && data_outdated(c, data)) {
+		buf_puts(out, "<p class=\"note not-measured\">This table's data were "
+		         "not measured on this machine: ");
+		buf_puts_html(out, c->s->b->dir);
+		buf_puts(out, " holds no results of the experiment's current "
+		         "source.</p>\n");
+		goto out;
+	}
 	if (msg) {
 		int line = dir_opt_line(d, opt);
 		diag_at(c->ch->path, line, "%s", msg);

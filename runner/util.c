@@ -93,7 +93,7 @@ void diag_at(const char *file, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("error", file, line, fmt, ap);
 	va_end(ap);
-	ndiag++;
+	ndiag += !quiet;
 }
 
 void diag(const char *fmt, ...)
@@ -102,7 +102,7 @@ void diag(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("error", NULL, 0, fmt, ap);
 	va_end(ap);
-	ndiag++;
+	ndiag += !quiet;
 }
 
 void warn_at(const char *file, int line, const char *fmt, ...)

@@ -40,7 +40,8 @@ void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int diag_count(void);
-/* Silence output of diag() (tests of expected failures); counting goes on. */
+/* Silence diag() (tests of expected failures, drafts reported later):
+ * what is silenced is neither printed nor counted. */
 void diag_quiet(int quiet);
 
 /* Read a whole file; NUL-terminated, length in *len. NULL with errno set. */

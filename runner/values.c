@@ -26,13 +26,24 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 {
 	struct value v;
 	char *err = NULL;
+	int outdated = 0;
 	/* A claim counts once its expression has a value, true, false or
 	 * neither. */
-	int rc = expr_eval(e->text, c->s->b, &v, &err);
+	int rc = expr_eval_at(e->text, c->s->b, &v, &err, &outdated);
+	if (rc != 0 && outdated) {
+		not_measured_html(out, e->text, err);
+		free(err);
+		return;
+	}
 	if (rc == 0 && e->check) {
-		c->claims++;
 		value_free(&v);
 		rc = value_eval(c->s->b, e, &v, &err);
+		if (rc != 0 && outdated) {
+			not_measured_html(out, e->text, err);
+			free(err);
+			return;
+		}
+		c->claims++;
 	}
 	if (rc == 0 && e->check) {
 		int holds = v.num != 0;
@@ -45,9 +56,11 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 			           (size_t)(e - c->ch->values));
 		buf_puts(out, "title=\"");
 		buf_puts_html(out, e->text);
+		int card = machine_has_gpu(c->s->b);
 		buf_printf(out, "\">%s</span>",
-		           holds ? "✓ holds on this card"
-		                 : "✗ does not hold on this card");
+		           holds ? (card ? "✓ holds on this card" : "✓ holds here")
+		                 : (card ? "✗ does not hold on this card"
+		                         : "✗ does not hold here"));
 		value_free(&v);
 		return;
 	}
@@ -56,6 +69,11 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		return;
 	}
 	value_free(&v);
+	if (outdated) {
+		not_measured_html(out, e->text, err);
+		free(err);
+		return;
+	}
 	diag_at(c->ch->path, e->line, "{{ %s }}: %s", e->text, err);
 	c->errors++;
 	buf_puts(out, "<span class=\"inline-error\" title=\"");
@@ -65,6 +83,15 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 	buf_puts_html(out, err);
 	buf_puts(out, "</span>");
 	free(err);
+}
+
+void not_measured_html(struct buf *out, const char *what, const char *why)
+{
+	buf_puts(out, "<span class=\"not-measured\" title=\"");
+	buf_puts_html(out, what);
+	buf_puts(out, ": ");
+	buf_puts_html(out, why);
+	buf_puts(out, "\">not measured on this machine</span>");
 }
 
 void value_text(struct bundle *b, const struct inline_expr *e,

@@ -13,5 +13,5 @@ for f in site/fig/*.svg; do
 			fail "$f is not well-formed XML"
 	fi
 done
-[ "$n" = 2 ] || fail "want 2 charts, found $n"
+[ "$n" = 4 ] || fail "want 2 charts of two drawings each, found $n SVG files"
 grep -q 'alt="[^"]*a\]\]&gt;b' site/x.html || fail "the alt text lacks the escaped series name"
