@@ -115,15 +115,15 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
 		buf_puts(out, " · bundle <a href=\"provenance.html\"><code>");
 		buf_puts_html(out, b->dir);
 		buf_puts(out, "</code></a>");
-		if (o->machines && o->machines->n > 1)
-			buf_printf(out, " · compared with <a href=\"machines.html\">%zu "
-			           "other machine%s</a>", o->machines->n - 1,
-			           o->machines->n > 2 ? "s" : "");
 		if (!o->gpu)
 			buf_puts(out, ". This machine has no GPU, so the book shows "
 			              "these recorded results; <code>make site</code> on "
 			              "a GPU measures your own.");
 	}
+	if (b->machine && o->machines && o->machines->n > 1)
+		buf_printf(out, " · compared with <a href=\"machines.html\">%zu "
+		           "other machine%s</a>", o->machines->n - 1,
+		           o->machines->n > 2 ? "s" : "");
 	buf_puts(out, "</div>");
 }
 
