@@ -6,8 +6,10 @@
 #   make kernels  compile every experiment with nvcc (no GPU needed)
 #   make watch    build, then build again on every save (Ctrl-C stops)
 #   make pdf      the whole book as site/book.pdf (PAPER=a4 or letter)
+#   make cluster  measure on a Slurm cluster (PARTITIONS=...), then gather
 #   make install  install labbook, its templates and lab.h under PREFIX
 #
+# COMPARE="results/a results/b" puts other bundles beside the one rendered.
 # Local overrides go in config.mak (CC, CFLAGS, RESULTS, RECORDED, JOBS, ...).
 
 CC       = cc
@@ -32,6 +34,16 @@ RESULTS  = $(RECORDED)
 RUNFLAGS = --no-run
 endif
 
+# The bundles other machines measured, shown beside RESULTS (make site).
+COMPARE  =
+# make cluster: [NAME=]PARTITION[:GPU_TYPE][:COUNT] per job (see README).
+PARTITIONS =
+# make gather: the bundles to render, the first as the base.
+BUNDLES  =
+# A centre's settings for the jobs (README, *Measuring on a cluster*).
+export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT \
+       CLUSTER_SITE_FLAGS
+
 -include config.mak
 
 SRCS  = $(filter-out runner/fuzz_%.c,$(wildcard runner/*.c))
@@ -44,7 +56,8 @@ FUZZERS = $(patsubst runner/fuzz_%.c,%,$(wildcard runner/fuzz_*.c))
 FUZZ_SECONDS ?= 60
 
 .PHONY: all site measure test unit regress kernels bench clean deps format install \
-        check-sanitize check-valgrind fuzz fuzz-run check-site watch pdf
+        check-sanitize check-valgrind fuzz fuzz-run check-site cluster gather \
+        check-slurm watch pdf
 
 all: $(LABBOOK)
 
@@ -67,7 +80,7 @@ $(LABBOOK): $(OBJS)
 site: $(LABBOOK)
 	@echo "labbook: $(if $(RUNFLAGS),no GPU: rendering the recorded results in $(RESULTS),GPU found: measuring into $(RESULTS) and rendering) into $(SITE)/"
 	$(LABBOOK) build --results $(RESULTS) --site $(SITE) -j $(JOBS) \
-		--title '$(TITLE)' $(RUNFLAGS)
+		--title '$(TITLE)' $(RUNFLAGS) $(COMPARE:%=--compare %)
 	@echo "labbook: done; open $(SITE)/index.html"
 
 # The binary finds its templates in $(PREFIX)/share/labbook/templates, and
@@ -98,6 +111,20 @@ measure: $(LABBOOK)
 
 kernels: $(LABBOOK)
 	$(LABBOOK) build --compile-only -j $(JOBS)
+
+# Slurm: one job per entry of PARTITIONS, then one that renders SITE from
+# all their bundles (tools/cluster says how to tune the jobs).
+cluster: $(LABBOOK)
+	@test -n '$(PARTITIONS)' || { echo 'make cluster PARTITIONS="gpu:a100:4 gpu:l40s:2"' >&2; exit 2; }
+	LABBOOK=$(LABBOOK) SITE=$(SITE) TITLE='$(TITLE)' tools/cluster submit $(PARTITIONS)
+
+# The comparison site from BUNDLES, or from the bundles of the last make cluster.
+gather: $(LABBOOK)
+	LABBOOK=$(LABBOOK) SITE=$(SITE) TITLE='$(TITLE)' tools/cluster gather $(BUNDLES)
+
+# A real slurmctld and slurmd on this machine measure a small book (root).
+check-slurm: $(LABBOOK)
+	@LABBOOK=$(abspath $(LABBOOK)) tools/check-slurm
 
 $(BUILD)/test/%: tests/unit/%.c $(LIB) | $(BUILD)/test
 	$(CC) $(CFLAGS) -Irunner -MMD -MP -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)

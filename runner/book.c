@@ -16,8 +16,8 @@ static int cmp_str(const void *a, const void *b)
 /* The pages and files labbook writes itself: no chapter may take them. */
 static const char *const reserved[] = {"index", "provenance", "runs",
                                        "search", "search-index", "style",
-                                       "book", "print", "live", "live-stamp",
-                                       NULL};
+                                       "machines", "book", "print", "live",
+                                       "live-stamp", NULL};
 
 /* Can a chapter's name go into a URL and an attribute as it is? */
 static int name_plain(const char *name)

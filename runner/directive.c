@@ -37,6 +37,7 @@ static const struct opt_spec chart_opts[] = {
 	{"x-unit", 0, 0, V_TEXT}, {"y-unit", 0, 0, V_TEXT},
 	{"label", 0, 1, V_TEXT},  {"series-label", 0, 0, V_TEXT},
 	{"highlight", 0, 0, V_TEXT},
+	{"machines", 0, 0, V_TEXT},
 	{NULL, 0, 0, V_TEXT},
 };
 

@@ -45,7 +45,8 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 		    strstr(d->opts[i].value, "machine."))
 			outdated |= data_outdated(c, "machine");
 	diag_quiet(outdated);
-	int rc = plot_render(d, c->ch->path, c->s->b, c->s->o->dir, &p);
+	int rc = machines_chart(d, c->ch->path, c->s->o->machines, c->s->b,
+	                        c->s->o->dir, &p);
 	diag_quiet(0);
 	c->figures++;
 	buf_printf(out, "<figure class=\"chart\" id=\"fig-%s\">\n", d->id);

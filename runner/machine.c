@@ -2,6 +2,7 @@
 #include "machine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -69,6 +70,19 @@ void machine_add_host(cJSON *m)
 			cJSON_AddBoolToObject(m, "dirty", *dirty == '1');
 	}
 	free(commit);
+	/* The batch job that measured, so a cluster's bundles say where. */
+	static const char *const batch[][2] = {
+		{"SLURM_JOB_ID", "slurm_job_id"},
+		{"SLURM_JOB_PARTITION", "slurm_partition"},
+		{"SLURMD_NODENAME", "slurm_node"},
+		{"SLURM_CLUSTER_NAME", "slurm_cluster"},
+	};
+	for (size_t i = 0; i < sizeof batch / sizeof batch[0]; i++) {
+		const char *v = getenv(batch[i][0]);
+		cJSON_DeleteItemFromObject(m, batch[i][1]);
+		if (v && *v)
+			cJSON_AddStringToObject(m, batch[i][1], v);
+	}
 }
 
 int machine_write(struct bundle *b, const struct toolchain *tc, int workers)

@@ -4,7 +4,9 @@
  * compute capability, SMs, clocks, memory, driver, derived limits), the
  * GPUs shared out when several ran at once (gpu_count, gpu_uuids), the
  * toolchain (nvcc and its flags, the C compiler, ncu), the host (OS,
- * kernel), the date, and the project's commit and whether it was dirty.
+ * kernel), the date, the project's commit and whether it was dirty, and
+ * the Slurm job that measured (slurm_job_id, slurm_partition, slurm_node,
+ * slurm_cluster) when there was one.
  * Facts that experiments measured ("measured") stay until measured again.
  */
 #ifndef LB_MACHINE_H
@@ -15,8 +17,8 @@
 #include "results.h"
 #include "toolchain.h"
 
-/* Set the facts of m that need no GPU (host, OS, date, commit). Runs git
- * unless LABBOOK_COMMIT names the commit. */
+/* Set the facts of m that need no GPU (host, OS, date, commit, Slurm
+ * job). Runs git unless LABBOOK_COMMIT names the commit. */
 void machine_add_host(cJSON *m);
 
 /* Write b's machine.json for a build on tc with workers GPUs. 0 or -1. */

@@ -21,6 +21,7 @@
 #include "buf.h"
 #include "compare.h"
 #include "exec.h"
+#include "machines.h"
 #include "expr.h"
 #include "init.h"
 #include "results.h"
@@ -69,6 +70,11 @@ static const char build_usage[] =
 	"  --runs N          run every experiment in N separate processes (1 to 100),\n"
 	"                    in rounds, and keep the median run of each point\n"
 	"                    (default: the chapter's runs: option, else 3)\n"
+	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
+	"                    page, the claims on every machine, charts that ask\n"
+	"                    for several machines (repeatable)\n"
+	"  --strict          a claim that does not hold, on any bundle, is an\n"
+	"                    error (exit 1), not a warning\n"
 	"  --quiet           no progress lines\n"
 	"  --progress        progress lines even when stderr is not a terminal\n"
 	"  --live            pages reload themselves after each build of labbook\n"
@@ -184,7 +190,7 @@ enum {
 	OPT_NO_RUN, OPT_NO_SITE, OPT_COMPILE_ONLY, OPT_RERUN, OPT_RERUN_ALL,
 	OPT_KEEP_GOING, OPT_GPUS, OPT_TIMEOUT, OPT_COMPILE_TIMEOUT, OPT_RUNS,
 	OPT_QUIET, OPT_PROGRESS, OPT_HELP, OPT_MAX_DIFF, OPT_MIN_MS, OPT_ALL,
-	OPT_LIVE,
+	OPT_COMPARE, OPT_STRICT, OPT_LIVE,
 };
 
 static const struct option build_options[] = {
@@ -206,6 +212,8 @@ static const struct option build_options[] = {
 	{"runs", required_argument, NULL, OPT_RUNS},
 	{"quiet", no_argument, NULL, OPT_QUIET},
 	{"progress", no_argument, NULL, OPT_PROGRESS},
+	{"compare", required_argument, NULL, OPT_COMPARE},
+	{"strict", no_argument, NULL, OPT_STRICT},
 	{"live", no_argument, NULL, OPT_LIVE},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -234,6 +242,9 @@ static int cmd_build(int argc, char **argv)
 	struct run_opts ro = {0};
 	int no_site = 0, keep_going = 0, chapters_given = 0, results_given = 0;
 	int live = 0;
+	int strict = 0;
+	const char **compare = NULL;
+	size_t ncompare = 0;
 	int rc = 2;
 	ro.run = 1;
 	ro.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -260,6 +271,8 @@ static int cmd_build(int argc, char **argv)
 		case OPT_QUIET: ro.progress = 0; break;
 		case OPT_PROGRESS: ro.progress = 1; break;
 		case OPT_LIVE: live = 1; break;
+		case OPT_COMPARE: *ARRAY_PUSH(compare, ncompare) = optarg; break;
+		case OPT_STRICT: strict = 1; break;
 		case 'h':
 			fputs(build_usage, stdout);
 			rc = 0;
@@ -338,10 +351,14 @@ static int cmd_build(int argc, char **argv)
 		hidden = 1;
 		diag_quiet(1);
 	}
+	struct machine_set ms;
+	machines_open(b, compare, ncompare, &ms);
+	if (!ro.compile_only && !exec_stopping())
+		machines_claims_check(&bk, &ms, strict);
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct site_opts so = {site, templates ? templates : found, title,
-		                       bk.gpu, fresh, live};
+		                       bk.gpu, fresh, &ms, live};
 		site_rc = site_render(&bk, b, &so, &st);
 		free(found);
 	}
@@ -356,6 +373,7 @@ static int cmd_build(int argc, char **argv)
 		        plural((size_t)st.pages_written), st.charts_drawn,
 		        plural((size_t)st.charts_drawn), now_seconds() - t0);
 	book_free(&bk);
+	machines_free(&ms);
 	bundle_free(b);
 	if (stop)
 		rc = 128 + stop;
@@ -365,6 +383,7 @@ static int cmd_build(int argc, char **argv)
 		rc = site_rc != 0 || hidden || diag_count() - failed > 0 ? 1 : 0;
 out:
 	free(ro.rerun);
+	free(compare);
 	return rc;
 }
 

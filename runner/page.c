@@ -121,6 +121,10 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
 			              "these recorded results; <code>make site</code> on "
 			              "a GPU measures your own.");
 	}
+	if (b->machine && o->machines && o->machines->n > 1)
+		buf_printf(out, " · compared with <a href=\"machines.html\">%zu "
+		           "other machine%s</a>", o->machines->n - 1,
+		           o->machines->n > 2 ? "s" : "");
 	buf_puts(out, "</div>");
 }
 

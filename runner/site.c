@@ -265,6 +265,22 @@ static int machine_page(const struct site_ctx *s)
 	return rc;
 }
 
+/* machines.html, where other bundles were put beside this one. */
+static int machines_page(const struct site_ctx *s)
+{
+	struct buf c = BUF_INIT, nav = BUF_INIT, fold = BUF_INIT;
+	machines_page_html(s->bk, s->o->machines, &c);
+	toc_html(s, NULL, &nav);
+	toc_fold_html(s, NULL, &fold);
+	struct page pg = {"machines.html", "Machines", nav.data, fold.data,
+	                  c.data, "", "", ""};
+	int rc = page_write(s, &pg);
+	buf_free(&c);
+	buf_free(&nav);
+	buf_free(&fold);
+	return rc;
+}
+
 static int runs_page(const struct site_ctx *s)
 {
 	struct book *bk = s->bk;
@@ -701,6 +717,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	onebook_free(s.book);
 	rc |= machine_page(&s);
 	rc |= runs_page(&s);
+	if (o->machines && o->machines->n > 1)
+		rc |= machines_page(&s);
 	rc |= search_page(&s);
 	if (index)
 		rc |= search_index_write(&s, index);

@@ -10,6 +10,7 @@
 #define LB_SITE_H
 
 #include "book.h"
+#include "machines.h"
 #include "results.h"
 
 struct site_opts {
@@ -18,6 +19,8 @@ struct site_opts {
 	const char *title;     /* the book's title */
 	int gpu;               /* this machine could measure (a GPU is present) */
 	int fresh;             /* experiments this build ran */
+	struct machine_set *machines; /* the bundle and those compared; NULL
+	                                 or one: a single-machine book */
 	int live;              /* pages reload after a build (labbook watch) */
 };
 

@@ -48,8 +48,13 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 	if (rc == 0 && e->check) {
 		int holds = v.num != 0;
 		c->claims_failed += !holds;
-		buf_printf(out, "<span class=\"check %s\" title=\"",
+		buf_printf(out, "<span class=\"check %s\" ",
 		           holds ? "holds" : "fails");
+		/* The Machines page links to each claim. */
+		if (c->s->o->machines && c->s->o->machines->n > 1)
+			buf_printf(out, "id=\"claim-%zu\" ",
+			           (size_t)(e - c->ch->values));
+		buf_puts(out, "title=\"");
 		buf_puts_html(out, e->text);
 		int card = machine_has_gpu(c->s->b);
 		buf_printf(out, "\">%s</span>",

@@ -1,8 +1,8 @@
 # The book renders from every bundle it ships, whatever card recorded it:
 # every inline value evaluates; a claim that fails on another card is shown
-# failing, not an error; what a bundle recorded before the book asked for
-# it (the H100 pair predates four chapters and newer variants) says "not
-# measured on this machine", never an error.
+# failing, and warned about on stderr, not an error; what a bundle recorded
+# before the book asked for it (the H100 pair predates four chapters and
+# newer variants) says "not measured on this machine", never an error.
 cp -r "$ROOT/chapters" "$ROOT/kernels" .
 n=0
 for dir in "$ROOT"/results/*/; do
@@ -11,7 +11,8 @@ for dir in "$ROOT"/results/*/; do
 	cp -r "$dir" res
 	build --no-run
 	expect_rc 0
-	[ -z "$OUT" ] || fail "$name: the book does not render quietly: $OUT"
+	rest=$(printf '%s\n' "$OUT" | grep -v ': warning: claim does not hold on res: ')
+	[ -z "$rest" ] || fail "$name: the book does not render quietly: $rest"
 	[ -f site/index.html ] && [ -f site/method.html ] ||
 		fail "$name: pages are missing"
 	grep -q 'class="inline-error"\|class="error-box"' site/*.html &&
