@@ -70,6 +70,20 @@ int machine_has_gpu(const struct bundle *b)
 	return gpu && strcmp(gpu, "none") != 0;
 }
 
+/* ", on DATE · bundle DIR" (linked to the provenance page). */
+static void banner_when_where(const struct bundle *b, const char *date,
+                              struct buf *out)
+{
+	if (date) {
+		buf_puts(out, ", on <span class=\"nowrap\">");
+		buf_put_html(out, date, strcspn(date, "T"));
+		buf_puts(out, "</span>");
+	}
+	buf_puts(out, " · bundle <a href=\"provenance.html\"><code>");
+	buf_puts_html(out, b->dir);
+	buf_puts(out, "</code></a>");
+}
+
 void banner_html(const struct bundle *b, const struct site_opts *o,
                    struct buf *out)
 {
@@ -87,14 +101,7 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
 		buf_puts_html(out, cpu ? cpu : machine_str(b, "host") ?
 		                                 machine_str(b, "host") : "unknown");
 		buf_puts(out, "</strong> (no GPU)");
-		if (date) {
-			buf_puts(out, ", on <span class=\"nowrap\">");
-			buf_put_html(out, date, strcspn(date, "T"));
-			buf_puts(out, "</span>");
-		}
-		buf_puts(out, " · bundle <a href=\"provenance.html\"><code>");
-		buf_puts_html(out, b->dir);
-		buf_puts(out, "</code></a>");
+		banner_when_where(b, date, out);
 	} else {
 		buf_puts(out, "Results measured on ");
 		buf_puts(out, "<strong>");
@@ -108,14 +115,7 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
 			buf_puts(out, ", CUDA ");
 			buf_puts_html(out, machine_str(b, "cuda_runtime"));
 		}
-		if (date) {
-			buf_puts(out, ", on <span class=\"nowrap\">");
-			buf_put_html(out, date, strcspn(date, "T"));
-			buf_puts(out, "</span>");
-		}
-		buf_puts(out, " · bundle <a href=\"provenance.html\"><code>");
-		buf_puts_html(out, b->dir);
-		buf_puts(out, "</code></a>");
+		banner_when_where(b, date, out);
 		if (!o->gpu)
 			buf_puts(out, ". This machine has no GPU, so the book shows "
 			              "these recorded results; <code>make site</code> on "
