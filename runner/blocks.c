@@ -418,7 +418,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 
 int data_outdated(struct page_ctx *c, const char *data)
 {
-	return data && bundle_get(c->s->b, data)->outdated;
+	return bundle_outdated(c->s->b, data);
 }
 
 static void render_sass(struct page_ctx *c, const struct directive *d,

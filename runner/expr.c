@@ -24,7 +24,7 @@ struct parser {
 	char *err;
 	int words; /* bare words are strings (filter values, field names) */
 	int depth; /* of nesting, bounded so that the stack is */
-	int outdated; /* read an outdated experiment (exp_result.outdated) */
+	int outdated; /* read an outdated experiment (bundle_outdated) */
 };
 
 /* Deeper than any expression a person writes; far from the stack's end. */
@@ -345,7 +345,7 @@ static int parse_ref(struct parser *p, char *id, struct value *out)
 		goto out;
 	}
 	if (!strcmp(id, "machine")) {
-		p->outdated |= bundle_get(p->b, "machine")->outdated;
+		p->outdated |= bundle_outdated(p->b, "machine");
 		const cJSON *v = machine_field(p->b, field);
 		if (!v || (!cJSON_IsNumber(v) && !cJSON_IsString(v) &&
 		           !cJSON_IsBool(v))) {
@@ -358,7 +358,7 @@ static int parse_ref(struct parser *p, char *id, struct value *out)
 		goto out;
 	}
 	struct exp_result *r = bundle_get(p->b, id);
-	p->outdated |= r->outdated;
+	p->outdated |= bundle_outdated(p->b, id);
 	if (!r->nrows) {
 		fail(p, "no results for experiment '%s'%s", id,
 		     r->meta ? " (it recorded nothing)" : "");

@@ -41,7 +41,7 @@ void value_free(struct value *v);
 
 /*
  * expr_eval, and *outdated (when not NULL) says whether the expression read
- * an experiment whose results here predate its source (exp_result.outdated):
+ * an experiment whose results here predate its source (bundle_outdated):
  * a failure is then data this bundle lacks, not a mistake in the text.
  */
 int expr_eval_at(const char *text, struct bundle *b, struct value *out,

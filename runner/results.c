@@ -186,6 +186,9 @@ void bundle_free(struct bundle *b)
 	if (b->index)
 		free(b->index->slot);
 	free(b->index);
+	for (size_t i = 0; i < b->noutdated; i++)
+		free(b->outdated[i]);
+	free(b->outdated);
 	cJSON_Delete(b->machine);
 	free(b->dir);
 	free(b);
@@ -680,4 +683,31 @@ void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h)
 		stamp_file(h, bundle_path(b, d, BF_RECORDS));
 		free(d);
 	}
+}
+
+void bundle_mark_outdated(struct bundle *b, const char *id,
+                          const char *source_key)
+{
+	char *path = bundle_path(b, id, BF_META);
+	cJSON *m = read_json(path);
+	free(path);
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(m, "source_key");
+	int outdated = !m || (source_key && *source_key && cJSON_IsString(k) &&
+	                      strcmp(k->valuestring, source_key) != 0);
+	cJSON_Delete(m);
+	if (!outdated)
+		return;
+	static const enum derived derived[] = {DERIVED_PTXAS, DERIVED_SASS,
+	                                       DERIVED_NCU};
+	*ARRAY_PUSH(b->outdated, b->noutdated) = xstrdup(id);
+	for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
+		*ARRAY_PUSH(b->outdated, b->noutdated) = derived_id(id, derived[i]);
+}
+
+int bundle_outdated(const struct bundle *b, const char *id)
+{
+	for (size_t i = 0; id && i < b->noutdated; i++)
+		if (!strcmp(b->outdated[i], id))
+			return 1;
+	return 0;
 }

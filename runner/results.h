@@ -44,9 +44,6 @@ struct exp_result {
 	size_t out_len;
 	cJSON *meta;    /* NULL when never run */
 	cJSON *failure; /* the last failed attempt, or NULL */
-	int outdated;   /* set by the site: the book declares this experiment,
-	                 * and the bundle has no results of its current source
-	                 * (never run here, or run from an older source) */
 };
 
 struct bundle {
@@ -56,6 +53,8 @@ struct bundle {
 	struct exp_result **exps; /* each owned; pointers stay valid */
 	size_t nexps;
 	struct bundle_index *index; /* id -> exps[i], private */
+	char **outdated;            /* bundle_mark_outdated's ids, owned */
+	size_t noutdated;
 };
 
 /* Open a bundle folder (it need not exist yet). Never NULL. */
@@ -230,6 +229,17 @@ char *records_text(cJSON *const *rows, size_t n);
  */
 struct hasher;
 void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h);
+
+/*
+ * Mark experiment id outdated in b, with the records derived from it, when
+ * b holds no results of it or holds them from another source: its meta.json
+ * records a source key other than source_key (NULL or "" compares none).
+ * Reads meta.json alone.
+ */
+void bundle_mark_outdated(struct bundle *b, const char *id,
+                          const char *source_key);
+/* Was id marked (an experiment, or records derived from one)? */
+int bundle_outdated(const struct bundle *b, const char *id);
 
 /* A number or string field of machine.json, or of its "measured" object. */
 const cJSON *machine_field(const struct bundle *b, const char *name);

@@ -1,9 +1,11 @@
 /* site.c - the site: a page per chapter, the index, the machine page and
  * the run log, and the files they link to (render.h names the modules). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "manifest.h"
 #include "plot.h"
@@ -397,22 +399,30 @@ static int book_page(const struct site_ctx *s, int pdf_link)
 	return rc;
 }
 
+/*
+ * Copy src to dst unless dst already is a copy of it. A copy carries src's
+ * modification time, so the same size and time mean the same file, as rsync
+ * judges, and an up-to-date site reads none of them.
+ */
 static int copy_if_changed(const char *src, const char *dst, int *written)
 {
+	struct stat a, z;
+	if (stat(src, &a) == 0 && stat(dst, &z) == 0 && a.st_size == z.st_size &&
+	    a.st_mtim.tv_sec == z.st_mtim.tv_sec &&
+	    a.st_mtim.tv_nsec == z.st_mtim.tv_nsec)
+		return 0;
 	size_t len;
 	char *data = file_read(src, &len);
 	if (!data) {
 		diag("cannot read %s: %s", src, strerror(errno));
 		return -1;
 	}
-	size_t oldlen;
-	char *old = file_read(dst, &oldlen);
-	int rc = 0;
-	if (!old || oldlen != len || memcmp(old, data, len)) {
-		rc = mkdir_parents(dst) == 0 ? file_write_atomic(dst, data, len) : -1;
+	int rc = mkdir_parents(dst) == 0 ? file_write_atomic(dst, data, len) : -1;
+	if (rc == 0) {
+		struct timespec t[2] = {a.st_mtim, a.st_mtim};
+		utimensat(AT_FDCWD, dst, t, 0);
 		(*written)++;
 	}
-	free(old);
 	free(data);
 	return rc;
 }
@@ -627,22 +637,8 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
  */
 static void site_mark_outdated(struct book *bk, struct bundle *b)
 {
-	static const enum derived kinds[] = {DERIVED_PTXAS, DERIVED_SASS,
-	                                     DERIVED_NCU};
-	for (size_t i = 0; i < bk->nexps; i++) {
-		const struct exper *e = &bk->exps[i];
-		struct exp_result *r = bundle_get(b, e->id);
-		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r->meta, "source_key");
-		int outdated = !r->meta ||
-		               (cJSON_IsString(k) && e->source_key[0] &&
-		                strcmp(k->valuestring, e->source_key) != 0);
-		r->outdated = outdated;
-		for (size_t j = 0; j < sizeof kinds / sizeof *kinds; j++) {
-			char *id = derived_id(e->id, kinds[j]);
-			bundle_get(b, id)->outdated = outdated;
-			free(id);
-		}
-	}
+	for (size_t i = 0; i < bk->nexps; i++)
+		bundle_mark_outdated(b, bk->exps[i].id, bk->exps[i].source_key);
 }
 
 int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
