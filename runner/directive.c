@@ -88,16 +88,10 @@ int dir_opt_line(const struct directive *d, const char *key)
 void dir_fail(const char *path, struct directive *d, int line,
               const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	diag_keepv(&d->error, path, line, fmt, ap);
 	va_end(ap);
-	char *msg = buf_detach(&b);
-	diag_at(path, line, "%s", msg);
-	if (!d->error)
-		d->error = xasprintf("%s:%d: %s", path, line, msg);
-	free(msg);
 }
 
 static int is_ident(const char *s, int dash_ok)

@@ -128,8 +128,8 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
 	buf_puts(out, "</div>");
 }
 
-/* The sections (level 2) of chapter i, as a nested list. */
-static void sections_html(const struct site_ctx *s, size_t i, struct buf *out)
+void sections_html(const struct site_ctx *s, size_t i, const char *prefix,
+                   struct buf *out)
 {
 	const struct chapter *ch = s->bk->chs[i];
 	const struct outline *ol = &s->outline[i];
@@ -139,7 +139,7 @@ static void sections_html(const struct site_ctx *s, size_t i, struct buf *out)
 			continue;
 		buf_puts(out, any ? "" : "\n<ol class=\"sections\">");
 		any = 1;
-		buf_printf(out, "<li><a href=\"#%s\">", ol->ids[k]);
+		buf_printf(out, "<li><a href=\"#%s%s\">", prefix, ol->ids[k]);
 		buf_puts_html(out, ol->titles[k]);
 		buf_puts(out, "</a></li>");
 	}
@@ -157,7 +157,7 @@ static void toc_item(const struct site_ctx *s, size_t i, int current,
 	buf_puts_html(out, s->outline[i].title);
 	buf_puts(out, "</a>");
 	if (current)
-		sections_html(s, i, out);
+		sections_html(s, i, "", out);
 	buf_puts(out, "</li>\n");
 }
 

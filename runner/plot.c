@@ -178,15 +178,10 @@ int chart_fail(struct plot *out, const char *path, int line,
 int chart_fail(struct plot *out, const char *path, int line,
                const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	diag_keepv(&out->error, path, line, fmt, ap);
 	va_end(ap);
-	diag_at(path, line, "%s", b.data);
-	if (!out->error)
-		out->error = xasprintf("%s:%d: %s", path, line, b.data);
-	buf_free(&b);
 	return -1;
 }
 

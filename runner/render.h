@@ -137,6 +137,10 @@ struct page {
 
 /* The contents: every chapter (or, in a long book, those near cur) and
  * the sections of cur (NULL on the book-wide pages). */
+/* The sections (level 2) of chapter i as a nested list, each link to
+ * #PREFIXid. */
+void sections_html(const struct site_ctx *s, size_t i, const char *prefix,
+                   struct buf *out);
 void toc_html(const struct site_ctx *s, const struct chapter *cur,
               struct buf *out);
 /* The short contents of a page: its sections and a link to all chapters. */

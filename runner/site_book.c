@@ -238,17 +238,10 @@ static void contents_list(const struct site_ctx *s, const char *cls,
 		           ch->name, i + 1);
 		buf_puts_html(out, ol->title);
 		buf_puts(out, "</a>");
-		int any = 0;
-		for (size_t k = 0; k < ch->nsections; k++) {
-			if (ch->sections[k].level != 2)
-				continue;
-			buf_puts(out, any ? "" : "\n<ol class=\"sections\">");
-			any = 1;
-			buf_printf(out, "<li><a href=\"#%s:%s\">", ch->name, ol->ids[k]);
-			buf_puts_html(out, ol->titles[k]);
-			buf_puts(out, "</a></li>");
-		}
-		buf_puts(out, any ? "</ol></li>\n" : "</li>\n");
+		char *prefix = xasprintf("%s:", ch->name);
+		sections_html(s, i, prefix, out);
+		free(prefix);
+		buf_puts(out, "</li>\n");
 	}
 	buf_puts(out, "</ol>\n");
 }

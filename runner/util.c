@@ -96,6 +96,17 @@ void diag_at(const char *file, int line, const char *fmt, ...)
 	ndiag += !quiet;
 }
 
+void diag_keepv(char **slot, const char *file, int line, const char *fmt,
+                va_list ap)
+{
+	struct buf b = BUF_INIT;
+	buf_vprintf(&b, fmt, ap);
+	diag_at(file, line, "%s", b.data);
+	if (!*slot)
+		*slot = xasprintf("%s:%d: %s", file, line, b.data);
+	buf_free(&b);
+}
+
 void diag(const char *fmt, ...)
 {
 	va_list ap;

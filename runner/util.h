@@ -9,6 +9,7 @@
 #ifndef LB_UTIL_H
 #define LB_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,6 +37,11 @@ void *array_grow(void *items, size_t n, size_t size);
  */
 void diag_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* diag_at with a va_list, and the first such message, "file:line: message",
+ * kept in *slot (owned by the caller) for a page to show; a later one
+ * leaves *slot as it is. */
+void diag_keepv(char **slot, const char *file, int line, const char *fmt,
+                va_list ap) __attribute__((format(printf, 4, 0)));
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
