@@ -366,7 +366,7 @@ static int index_page(const struct site_ctx *s,
 		buf_puts(&c, "</p></li>\n");
 	}
 	buf_puts(&c, "</ol>\n<p class=\"aux-links\"><a href=\"provenance.html\">"
-	             "The machine</a> behind the numbers · <a href=\"runs.html\">"
+	             "Where the numbers come from</a> · <a href=\"runs.html\">"
 	             "Run log</a> · <a href=\"search.html\">Search</a> · <a href="
 	             "\"book.html\">The whole book on one page</a>");
 	if (pdf_link)
