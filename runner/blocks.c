@@ -331,7 +331,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	}
 	if (r->error) {
 		error_box(out, "Its records file is malformed:", r->error, NULL);
-		c->errors++;
+		partial_report(c, d->line, d->id, r->error);
 	}
 	if (shows(d, "source") && e && e->source_ok) {
 		size_t len;

@@ -159,6 +159,7 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 int book_load(const char *dir, struct book *bk)
 {
 	memset(bk, 0, sizeof *bk);
+	input_note(dir);
 	DIR *dp = opendir(dir);
 	if (!dp) {
 		diag("cannot read the chapters folder %s: %s", dir, strerror(errno));

@@ -24,7 +24,7 @@ struct parser {
 	char *err;
 	int words; /* bare words are strings (filter values, field names) */
 	int depth; /* of nesting, bounded so that the stack is */
-	int outdated; /* read an outdated experiment (bundle_outdated) */
+	struct eval_facts facts;
 };
 
 /* Deeper than any expression a person writes; far from the stack's end. */
@@ -305,7 +305,7 @@ void filter_free(struct filter *f)
 int filter_parse(const char *text, struct bundle *b, struct filter *f,
                  char **err)
 {
-	struct parser p = {text, 0, b, NULL, 0, 0, 0};
+	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL}};
 	memset(f, 0, sizeof *f);
 	skip(&p);
 	if (p.s[p.pos] && parse_conds(&p, f, NULL) == 0) {
@@ -345,7 +345,7 @@ static int parse_ref(struct parser *p, char *id, struct value *out)
 		goto out;
 	}
 	if (!strcmp(id, "machine")) {
-		p->outdated |= bundle_outdated(p->b, "machine");
+		p->facts.outdated |= bundle_outdated(p->b, "machine");
 		const cJSON *v = machine_field(p->b, field);
 		if (!v || (!cJSON_IsNumber(v) && !cJSON_IsString(v) &&
 		           !cJSON_IsBool(v))) {
@@ -358,7 +358,11 @@ static int parse_ref(struct parser *p, char *id, struct value *out)
 		goto out;
 	}
 	struct exp_result *r = bundle_get(p->b, id);
-	p->outdated |= bundle_outdated(p->b, id);
+	p->facts.outdated |= bundle_outdated(p->b, id);
+	if (r->error && !p->facts.partial) {
+		p->facts.partial = r->error;
+		p->facts.partial_id = r->id;
+	}
 	if (!r->nrows) {
 		fail(p, "no results for experiment '%s'%s", id,
 		     r->meta ? " (it recorded nothing)" : "");
@@ -816,17 +820,17 @@ static int parse_expr(struct parser *p, struct value *out)
 }
 
 int expr_eval_at(const char *text, struct bundle *b, struct value *out,
-                 char **err, int *outdated)
+                 char **err, struct eval_facts *facts)
 {
-	struct parser p = {text, 0, b, NULL, 0, 0, 0};
+	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL}};
 	memset(out, 0, sizeof *out);
 	if (parse_expr(&p, out) == 0) {
 		skip(&p);
 		if (p.s[p.pos])
 			fail(&p, "unexpected '%s' at column %zu", p.s + p.pos, p.pos + 1);
 	}
-	if (outdated)
-		*outdated = p.outdated;
+	if (facts)
+		*facts = p.facts;
 	if (p.err) {
 		value_free(out);
 		*err = p.err;

@@ -39,13 +39,22 @@ struct value {
 
 void value_free(struct value *v);
 
-/*
- * expr_eval, and *outdated (when not NULL) says whether the expression read
- * an experiment whose results here predate its source (bundle_outdated):
- * a failure is then data this bundle lacks, not a mistake in the text.
- */
+/* What an evaluation read, beyond its value. */
+struct eval_facts {
+	/* An experiment whose results here predate its source
+	 * (bundle_outdated): a failure is then data this bundle lacks, not a
+	 * mistake in the text. */
+	int outdated;
+	/* The problem of a records file that is malformed, of the first
+	 * experiment read that has one (the bundle owns it), else NULL: the
+	 * value stands on the records before the bad line. */
+	const char *partial;
+	const char *partial_id;
+};
+
+/* expr_eval, and what it read in *facts (when not NULL). */
 int expr_eval_at(const char *text, struct bundle *b, struct value *out,
-                 char **err, int *outdated);
+                 char **err, struct eval_facts *facts);
 /* Evaluate text against b into *out (freed with value_free). */
 int expr_eval(const char *text, struct bundle *b, struct value *out,
               char **err);

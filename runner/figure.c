@@ -62,6 +62,15 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 		if (rc != 0)
 			c->errors++;
 	} else if (p.drawn) {
+		const char *data = dir_opt(d, "data");
+		struct exp_result *r = data ? bundle_get(c->s->b, data) : NULL;
+		if (r && r->error) {
+			partial_report(c, d->line, data, r->error);
+			buf_puts(out, "<p class=\"note partial\">This chart stops "
+			         "before a malformed line of the records: ");
+			buf_puts_html(out, r->error);
+			buf_puts(out, ".</p>\n");
+		}
 		/* Phones get the narrow drawing: its text stays legible. */
 		buf_printf(out, "<a class=\"chart-full\" href=\"%s\"><picture>"
 		           "<source media=\"(max-width: 36rem)\" srcset=\"%s\" "

@@ -26,6 +26,7 @@
 #include "init.h"
 #include "results.h"
 #include "site.h"
+#include "stamp.h"
 #include "util.h"
 #include "watch.h"
 
@@ -229,7 +230,7 @@ static int nothing_to_show(const struct book *bk, struct bundle *b)
 	for (size_t i = 0; i < bk->nexps; i++)
 		if (bk->exps[i].cuda) {
 			cuda++;
-			have += bundle_get(b, bk->exps[i].id)->meta != NULL;
+			have += bundle_get_meta(b, bk->exps[i].id)->meta != NULL;
 		}
 	return cuda && !have && !b->machine;
 }
@@ -328,6 +329,22 @@ static int cmd_build(int argc, char **argv)
 		goto out;
 
 	double t0 = now_seconds();
+	/* A render that would change nothing is not made (stamp.h). */
+	char key[33];
+	int stamped = !ro.run && !no_site;
+	if (stamped) {
+		size_t checked;
+		stamp_key(argc, argv, key);
+		if (stamp_fresh(site, key, &checked)) {
+			if (ro.progress)
+				fprintf(stderr, "labbook: %s is up to date (%zu files "
+				        "checked), %.2f s\n", site, checked,
+				        now_seconds() - t0);
+			rc = 0;
+			goto out;
+		}
+		stamp_begin(site);
+	}
 	exec_catch_signals();
 	struct book bk;
 	if (book_load(chapters, &bk) != 0)
@@ -353,12 +370,13 @@ static int cmd_build(int argc, char **argv)
 	}
 	struct machine_set ms;
 	machines_open(b, compare, ncompare, &ms);
-	if (!ro.compile_only && !exec_stopping())
+	/* One machine: its pages report the claims as they are shown. */
+	if (!ro.compile_only && !exec_stopping() && (ms.n > 1 || no_site))
 		machines_claims_check(&bk, &ms, strict);
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct site_opts so = {site, templates ? templates : found, title,
-		                       bk.gpu, fresh, &ms, live};
+		                       bk.gpu, fresh, &ms, live, strict};
 		site_rc = site_render(&bk, b, &so, &st);
 		free(found);
 	}
@@ -381,6 +399,10 @@ static int cmd_build(int argc, char **argv)
 		rc = 1;
 	else
 		rc = site_rc != 0 || hidden || diag_count() - failed > 0 ? 1 : 0;
+	if (stamped && rc == 0 && !diag_count() && !warn_count())
+		stamp_write(site, key);
+	else if (stamped)
+		stamp_end();
 out:
 	free(ro.rerun);
 	free(compare);

@@ -189,6 +189,7 @@ static void exper_state(const struct book *bk, const char *id, struct hasher *h)
 	hasher_add_str(h, e->run_cmd ? e->run_cmd : "");
 	if (e->source_ok) {
 		struct stat st;
+		input_note(e->source);
 		long long t = stat(e->source, &st) == 0 ? (long long)st.st_mtim.tv_sec
 		                                         * 1000000000LL + st.st_mtim.tv_nsec
 		                                       : -1;

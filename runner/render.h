@@ -52,6 +52,8 @@ struct page_ctx {
 	int figures;    /* figures so far on this page */
 	int tables;     /* tables so far on this page */
 	int claims, claims_failed, errors;
+	const char **partial; /* experiments read with malformed records */
+	size_t npartial;
 };
 
 /* values.c */
@@ -60,6 +62,11 @@ struct page_ctx {
  * (reported once, counted on c). */
 void value_html(struct page_ctx *c, const struct inline_expr *e,
                 struct buf *out);
+/* Report, once per page, that what it shows of experiment id stands on the
+ * records before a malformed line (why, "FILE:LINE: what"); counted as a
+ * problem of the page. 1 when reported now. */
+int partial_report(struct page_ctx *c, int line, const char *id,
+                   const char *why);
 /* Append the mark of a value or claim that reads data this bundle lacks
  * (its results predate the experiment's source): what and why as a title. */
 void not_measured_html(struct buf *out, const char *what, const char *why);

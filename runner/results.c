@@ -105,6 +105,7 @@ int bundle_list(const struct bundle *b, char ***ids, size_t *n)
 {
 	*ids = NULL;
 	*n = 0;
+	input_note(b->dir);
 	DIR *dp = opendir(b->dir);
 	if (!dp) {
 		diag_at(b->dir, 0, "cannot read the bundle: %s", strerror(errno));
@@ -171,6 +172,7 @@ static void exp_result_clear(struct exp_result *r)
 	r->error = r->out = NULL;
 	r->out_len = 0;
 	r->meta = r->failure = NULL;
+	r->have_data = 0;
 }
 
 void bundle_free(struct bundle *b)
@@ -214,12 +216,14 @@ static cJSON *read_json(const char *path)
 	return v;
 }
 
-static void exp_result_load(struct bundle *b, struct exp_result *r)
+/* The records and captured output of r. */
+static void exp_data_load(struct bundle *b, struct exp_result *r)
 {
 	const char *id = r->id;
 	char *why = NULL;
 	size_t len = 0;
 
+	r->have_data = 1;
 	char *path = bundle_path(b, id, BF_RECORDS);
 	char *text = file_read_regular(path, RESULTS_RECORDS_CAP, &len, &why);
 	if (text) {
@@ -241,15 +245,20 @@ static void exp_result_load(struct bundle *b, struct exp_result *r)
 	                           &why);
 	free(why);
 	free(path);
-	path = bundle_path(b, id, BF_META);
+}
+
+/* The last good run's meta and the last failure of r. */
+static void exp_meta_load(struct bundle *b, struct exp_result *r)
+{
+	char *path = bundle_path(b, r->id, BF_META);
 	r->meta = read_json(path);
 	free(path);
-	path = bundle_path(b, id, BF_ERROR);
+	path = bundle_path(b, r->id, BF_ERROR);
 	r->failure = read_json(path);
 	free(path);
 }
 
-struct exp_result *bundle_get(struct bundle *b, const char *id)
+struct exp_result *bundle_get_meta(struct bundle *b, const char *id)
 {
 	struct exp_result *r = index_get(b, id);
 	if (r)
@@ -258,15 +267,27 @@ struct exp_result *bundle_get(struct bundle *b, const char *id)
 	*ARRAY_PUSH(b->exps, b->nexps) = r;
 	r->id = xstrdup(id);
 	index_put(b, b->nexps - 1);
-	exp_result_load(b, r);
+	exp_meta_load(b, r);
+	return r;
+}
+
+struct exp_result *bundle_get(struct bundle *b, const char *id)
+{
+	struct exp_result *r = bundle_get_meta(b, id);
+	if (!r->have_data)
+		exp_data_load(b, r);
 	return r;
 }
 
 void bundle_reload(struct bundle *b)
 {
 	for (size_t i = 0; i < b->nexps; i++) {
-		exp_result_clear(b->exps[i]);
-		exp_result_load(b, b->exps[i]);
+		struct exp_result *r = b->exps[i];
+		int data = r->have_data;
+		exp_result_clear(r);
+		exp_meta_load(b, r);
+		if (data)
+			exp_data_load(b, r);
 	}
 	char *path = bundle_machine_path(b);
 	cJSON *m = read_json(path);
@@ -325,7 +346,7 @@ const char *result_state_name(enum result_state s)
 
 void results_meta_load(struct bundle *b, const char *id, struct result_meta *m)
 {
-	struct exp_result *r = bundle_get(b, id);
+	struct exp_result *r = bundle_get_meta(b, id);
 	const cJSON *meta = r->meta, *fail = r->failure;
 	memset(m, 0, sizeof *m);
 	m->state = meta ? RESULT_RECORDED : RESULT_MISSING;
@@ -574,6 +595,7 @@ int bundle_commit(struct bundle *b, const char *id, const struct result_files *f
 		diag("cannot remove %s: %s", p_err, strerror(errno));
 	struct exp_result *r = bundle_get(b, id);
 	exp_result_clear(r);
+	r->have_data = 1;
 	char *err = NULL;
 	if (f->records)
 		records_parse(f->records, &r->rows, &r->nrows, &err);
@@ -590,6 +612,7 @@ int bundle_commit(struct bundle *b, const char *id, const struct result_files *f
 			struct exp_result *dr = index_get(b, did);
 			if (dr) {
 				exp_result_clear(dr);
+				dr->have_data = 1;
 				records_parse(f->derived[d], &dr->rows, &dr->nrows, &err);
 				free(err);
 				err = NULL;
@@ -656,6 +679,7 @@ static void stamp_file(struct hasher *h, char *path)
 {
 	struct stat st;
 	long long facts[3] = {-1, -1, -1};
+	input_note(path);
 	if (stat(path, &st) == 0) {
 		facts[0] = (long long)st.st_size;
 		facts[1] = (long long)st.st_mtim.tv_sec;

@@ -44,6 +44,7 @@ struct exp_result {
 	size_t out_len;
 	cJSON *meta;    /* NULL when never run */
 	cJSON *failure; /* the last failed attempt, or NULL */
+	int have_data;  /* rows, error and out are read (bundle_get) */
 };
 
 struct bundle {
@@ -63,6 +64,9 @@ void bundle_free(struct bundle *b);
 
 /* The results of one experiment, read on first use. Never NULL. */
 struct exp_result *bundle_get(struct bundle *b, const char *id);
+/* The same entry with only meta and failure read, which is all a plan
+ * needs: the records and output are read when bundle_get asks. */
+struct exp_result *bundle_get_meta(struct bundle *b, const char *id);
 
 /* Read every result and machine.json again, after another process wrote
  * them; pointers from bundle_get stay valid. */

@@ -407,6 +407,7 @@ static int book_page(const struct site_ctx *s, int pdf_link)
 static int copy_if_changed(const char *src, const char *dst, int *written)
 {
 	struct stat a, z;
+	input_note(src);
 	if (stat(src, &a) == 0 && stat(dst, &z) == 0 && a.st_size == z.st_size &&
 	    a.st_mtim.tv_sec == z.st_mtim.tv_sec &&
 	    a.st_mtim.tv_nsec == z.st_mtim.tv_nsec)
@@ -539,8 +540,8 @@ static void page_key(const char *own, const char *digest, char key[33])
 
 /*
  * The last build's entry for chapter i when its page is up to date (its
- * inputs unchanged, the file there, no problem shown that must be
- * reported again), else NULL.
+ * inputs unchanged, the file there, no problem shown and no claim failed,
+ * which must be reported again), else NULL.
  */
 static const cJSON *chapter_fresh(const struct site_ctx *s,
                                   const struct manifest *m, size_t i,
@@ -549,7 +550,8 @@ static const cJSON *chapter_fresh(const struct site_ctx *s,
 	char *file = xasprintf("%s.html", s->bk->chs[i]->name);
 	char *path = path_join(s->o->dir, file);
 	const cJSON *old = manifest_get(m, file, "key", key);
-	if (old && (number_of(old, "errors") || !file_exists(path)))
+	if (old && (number_of(old, "errors") || number_of(old, "failed") ||
+	            !file_exists(path)))
 		old = NULL;
 	free(path);
 	free(file);
@@ -594,8 +596,9 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 		*sum = (struct chapter_summary){number_of(old, "claims"),
 		                                number_of(old, "failed"), 0};
 	} else {
-		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0};
+		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0};
 		rc = chapter_page(&c);
+		free(c.partial);
 		*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
 	}
 	/* The search index is made again only when a page was. */

@@ -22,6 +22,7 @@ struct site_opts {
 	struct machine_set *machines; /* the bundle and those compared; NULL
 	                                 or one: a single-machine book */
 	int live;              /* pages reload after a build (labbook watch) */
+	int strict;            /* a claim that does not hold is an error */
 };
 
 struct site_stats {

@@ -172,6 +172,13 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		         "source.</p>\n");
 		goto out;
 	}
+	if (!msg && r->error) {
+		partial_report(c, d->line, data, r->error);
+		buf_puts(out, "<p class=\"note partial\">These rows stop before a "
+		         "malformed line of the records: ");
+		buf_puts_html(out, r->error);
+		buf_puts(out, ".</p>\n");
+	}
 	if (msg) {
 		int line = dir_opt_line(d, opt);
 		diag_at(c->ch->path, line, "%s", msg);

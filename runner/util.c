@@ -69,7 +69,7 @@ char *xasprintf(const char *fmt, ...)
 	return buf_detach(&b);
 }
 
-static int ndiag;
+static int ndiag, nwarn;
 static int quiet;
 
 static void vreport(const char *kind, const char *file, int line,
@@ -122,6 +122,12 @@ void warn_at(const char *file, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("warning", file, line, fmt, ap);
 	va_end(ap);
+	nwarn += !quiet;
+}
+
+int warn_count(void)
+{
+	return nwarn;
 }
 
 int diag_count(void)
@@ -134,23 +140,57 @@ void diag_quiet(int q)
 	quiet = q;
 }
 
+static void (*input_hook)(const char *path);
+
+void util_on_input(void (*fn)(const char *path))
+{
+	input_hook = fn;
+}
+
+void input_note(const char *path)
+{
+	if (input_hook)
+		input_hook(path);
+}
+
+/* Read fd to its end into b, in one read when its size is known, or until
+ * b holds more than cap bytes. 0, or -1 with errno set. */
+static int fd_read_all(int fd, struct buf *b, size_t cap)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= cap)
+		buf_grow(b, (size_t)st.st_size + 1);
+	for (;;) {
+		if (b->cap - b->len < 2)
+			buf_grow(b, 65536);
+		ssize_t n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : 0;
+		b->len += (size_t)n;
+		if (b->len > cap)
+			return 0;
+	}
+}
+
 char *file_read(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	input_note(path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
 	struct buf b = BUF_INIT;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&b, chunk, n);
-	int err = ferror(f);
-	fclose(f);
-	if (err) {
+	int rc = fd_read_all(fd, &b, SIZE_MAX - 1);
+	close(fd);
+	if (rc != 0) {
 		buf_free(&b);
 		errno = EIO;
 		return NULL;
 	}
+	buf_grow(&b, 1);
+	b.data[b.len] = '\0';
 	if (len)
 		*len = b.len;
 	return buf_detach(&b);
@@ -199,12 +239,14 @@ out:
 int file_exists(const char *path)
 {
 	struct stat st;
+	input_note(path);
 	return stat(path, &st) == 0;
 }
 
 int64_t file_mtime(const char *path)
 {
 	struct stat st;
+	input_note(path);
 	if (stat(path, &st) != 0)
 		return -1;
 	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
@@ -401,6 +443,7 @@ void *array_grow(void *items, size_t n, size_t size)
 int file_is_regular(const char *path)
 {
 	struct stat st;
+	input_note(path);
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -408,6 +451,7 @@ char *file_read_regular(const char *path, size_t cap, size_t *len, char **why)
 {
 	struct stat st;
 	*why = NULL;
+	input_note(path);
 	if (stat(path, &st) != 0) {
 		*why = xasprintf("cannot be read: %s", strerror(errno));
 		return NULL;
@@ -435,21 +479,10 @@ char *file_read_regular(const char *path, size_t cap, size_t *len, char **why)
 		return NULL;
 	}
 	struct buf b = BUF_INIT;
-	char chunk[65536];
-	ssize_t n;
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			*why = xasprintf("cannot be read: %s", strerror(errno));
-			break;
-		}
-		if (b.len + (size_t)n > cap) {
-			*why = xasprintf("is more than the limit of %zu bytes", cap);
-			break;
-		}
-		buf_put(&b, chunk, (size_t)n);
-	}
+	if (fd_read_all(fd, &b, cap) != 0)
+		*why = xasprintf("cannot be read: %s", strerror(errno));
+	else if (b.len > cap)
+		*why = xasprintf("is more than the limit of %zu bytes", cap);
 	close(fd);
 	if (*why) {
 		buf_free(&b);

@@ -46,9 +46,19 @@ void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int diag_count(void);
+int warn_count(void);
 /* Silence diag() (tests of expected failures, drafts reported later):
  * what is silenced is neither printed nor counted. */
 void diag_quiet(int quiet);
+
+/*
+ * Tell fn about every file or folder that is read, or looked for, from now
+ * on (NULL: stop). The readers below call input_note; so does code that
+ * lists a folder or looks at a file itself. stamp.h notes a build's inputs
+ * this way.
+ */
+void util_on_input(void (*fn)(const char *path));
+void input_note(const char *path);
 
 /* Read a whole file; NUL-terminated, length in *len. NULL with errno set. */
 char *file_read(const char *path, size_t *len);

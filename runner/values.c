@@ -21,37 +21,72 @@ static int value_eval(struct bundle *b, const struct inline_expr *e,
 	return -1;
 }
 
+int partial_report(struct page_ctx *c, int line, const char *id,
+                   const char *why)
+{
+	for (size_t i = 0; i < c->npartial; i++)
+		if (!strcmp(c->partial[i], id))
+			return 0;
+	*ARRAY_PUSH(c->partial, c->npartial) = id;
+	diag_at(c->ch->path, line, "experiment '%s': %s; what this page shows "
+	        "of it stands on the records before that line (run it again to "
+	        "repair)", id, why);
+	c->errors++;
+	return 1;
+}
+
+/* Open the mark of a value that stands on part of a records file. */
+static void partial_open(struct buf *out, const struct eval_facts *f)
+{
+	buf_puts(out, "<span class=\"partial\" title=\"computed from the "
+	              "records before a malformed line: ");
+	buf_puts_html(out, f->partial);
+	buf_puts(out, "\">");
+}
+
 void value_html(struct page_ctx *c, const struct inline_expr *e,
                 struct buf *out)
 {
 	struct value v;
 	char *err = NULL;
-	int outdated = 0;
+	struct eval_facts f;
 	/* A claim counts once its expression has a value, true, false or
 	 * neither. */
-	int rc = expr_eval_at(e->text, c->s->b, &v, &err, &outdated);
-	if (rc != 0 && outdated) {
+	int rc = expr_eval_at(e->text, c->s->b, &v, &err, &f);
+	if (rc == 0 && e->check &&
+	    (value_scalar(&v, &err) != 0 || v.type == VAL_STR)) {
+		if (!err)
+			err = xstrdup("a claim must be true or false");
+		rc = -1;
+	}
+	if (rc != 0 && f.outdated) {
+		value_free(&v);
 		not_measured_html(out, e->text, err);
 		free(err);
 		return;
 	}
-	if (rc == 0 && e->check) {
-		value_free(&v);
-		rc = value_eval(c->s->b, e, &v, &err);
-		if (rc != 0 && outdated) {
-			not_measured_html(out, e->text, err);
-			free(err);
-			return;
-		}
-		c->claims++;
+	if (rc == 0 && f.partial) {
+		partial_report(c, e->line, f.partial_id, f.partial);
+		partial_open(out, &f);
 	}
 	if (rc == 0 && e->check) {
 		int holds = v.num != 0;
+		const struct site_opts *o = c->s->o;
+		c->claims++;
 		c->claims_failed += !holds;
+		/* Several machines: main.c reports the claims on each. */
+		if (!holds && (!o->machines || o->machines->n <= 1)) {
+			if (o->strict)
+				diag_at(c->ch->path, e->line, "claim does not hold on "
+				        "%s: %s", c->s->b->dir, e->text);
+			else
+				warn_at(c->ch->path, e->line, "claim does not hold on "
+				        "%s: %s", c->s->b->dir, e->text);
+		}
 		buf_printf(out, "<span class=\"check %s\" ",
 		           holds ? "holds" : "fails");
 		/* The Machines page links to each claim. */
-		if (c->s->o->machines && c->s->o->machines->n > 1)
+		if (o->machines && o->machines->n > 1)
 			buf_printf(out, "id=\"claim-%zu\" ",
 			           (size_t)(e - c->ch->values));
 		buf_puts(out, "title=\"");
@@ -61,15 +96,19 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		           holds ? (card ? "✓ holds on this card" : "✓ holds here")
 		                 : (card ? "✗ does not hold on this card"
 		                         : "✗ does not hold here"));
+		buf_puts(out, f.partial ? " ⚠</span>" : "");
 		value_free(&v);
 		return;
 	}
 	if (rc == 0 && value_format(&v, e->fmt, 1, out, &err) == 0) {
+		buf_puts(out, f.partial ? " ⚠</span>" : "");
 		value_free(&v);
 		return;
 	}
+	if (f.partial && rc == 0)
+		buf_puts(out, "</span>");
 	value_free(&v);
-	if (outdated) {
+	if (f.outdated) {
 		not_measured_html(out, e->text, err);
 		free(err);
 		return;

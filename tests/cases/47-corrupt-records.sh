@@ -1,5 +1,7 @@
 # A truncated records file: the build says which line is bad and that the
-# values use only the lines before it; a run that repairs it exits 0.
+# values use only the lines before it, the page marks each such value, a
+# second build says so again (nothing is taken as up to date), and a run
+# that repairs it exits 0.
 records_kernel sq
 chapter 01-a.md <<'MD'
 # A
@@ -17,10 +19,16 @@ head -c 60 res/sq.jsonl > cut && mv cut res/sq.jsonl
 build --no-run
 expect_rc 1
 expect_err "res/sq.jsonl:line 2: malformed JSON"
-expect_err "use only the records before it"
+expect_err "stands on the records before that line"
+expect_html a.html 'class="partial"'
+expect_html a.html "Its records file is malformed"
+build --no-run
+expect_rc 1
+expect_err "res/sq.jsonl:line 2: malformed JSON"
 build
 expect_rc 0
 expect_no_err "malformed"
 expect_html a.html "There are 4 records."
+expect_no_html a.html 'class="partial"'
 build --no-run
 expect_rc 0
