@@ -1,7 +1,12 @@
 /* page.c - the page frame: the template, the contents, the links to the
  * neighbouring chapters, and writing a page only when it changed. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "render.h"
 #include "util.h"
@@ -20,6 +25,11 @@ static char *template_fill(const char *tmpl, const struct tvar *vars, size_t n)
 {
 	struct buf out = BUF_INIT;
 	const char *p = tmpl;
+	/* Room for every value once: a page is allocated once. */
+	size_t room = strlen(tmpl);
+	for (size_t i = 0; i < n; i++)
+		room += vars[i].value ? strlen(vars[i].value) : 0;
+	buf_grow(&out, room);
 	for (;;) {
 		const char *s = strstr(p, "{{");
 		const char *e = s ? strstr(s, "}}") : NULL;
@@ -43,12 +53,17 @@ static char *template_fill(const char *tmpl, const struct tvar *vars, size_t n)
 int write_if_changed(const char *path, const char *data, size_t len,
                      int *written)
 {
-	size_t oldlen;
-	char *old = file_read(path, &oldlen);
-	int same = old && oldlen == len && !memcmp(old, data, len);
-	free(old);
-	if (same)
-		return 0;
+	/* A file of another size differs without being read. */
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size == len) {
+		size_t oldlen;
+		char *old = file_read(path, &oldlen);
+		int same = old && oldlen == len && !memcmp(old, data, len);
+		free(old);
+		if (same)
+			return 0;
+	}
 	if (mkdir_parents(path) != 0 || file_write_atomic(path, data, len) != 0)
 		return -1;
 	(*written)++;
@@ -205,7 +220,12 @@ void toc_fold_html(const struct site_ctx *s, const struct chapter *cur,
 	toc_aux(out, 1);
 }
 
-int page_write(const struct site_ctx *s, const struct page *pg)
+/* The marker that stands for the content while the frame is filled. */
+#define CONTENT_MARK "\x01content\x01"
+
+/* The page pg in its frame; content stands in for its content. */
+static char *page_frame(const struct site_ctx *s, const struct page *pg,
+                        const char *content)
 {
 	const struct site_opts *o = s->o;
 	char *full_title = xasprintf("%s%s%s", pg->title, *pg->title ? " · " : "",
@@ -222,19 +242,78 @@ int page_write(const struct site_ctx *s, const struct page *pg)
 	struct tvar vars[] = {
 		{"title", t.data},          {"book", book.data},
 		{"toc", pg->toc},           {"toc_fold", pg->toc_fold},
-		{"banner", s->banner},      {"content", pg->content},
+		{"banner", s->banner},      {"content", content},
 		{"pager", pager.data},      {"scripts", scripts},
 	};
 	char *html = template_fill(s->tmpl, vars, sizeof vars / sizeof vars[0]);
-	char *path = path_join(o->dir, pg->file);
-	int rc = write_if_changed(path, html, strlen(html), &s->st->pages_written);
-	free(path);
-	free(html);
 	free(scripts);
 	free(full_title);
 	buf_free(&t);
 	buf_free(&book);
 	buf_free(&pager);
+	return html;
+}
+
+int page_write(const struct site_ctx *s, const struct page *pg)
+{
+	char *html = page_frame(s, pg, pg->content);
+	char *path = path_join(s->o->dir, pg->file);
+	int rc = write_if_changed(path, html, strlen(html), &s->st->pages_written);
+	free(path);
+	free(html);
+	return rc;
+}
+
+static int write_str(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int page_write_stream(const struct site_ctx *s, const struct page *pg,
+                      int (*content)(int fd, void *arg), void *arg)
+{
+	char *html = page_frame(s, pg, CONTENT_MARK);
+	char *path = path_join(s->o->dir, pg->file);
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *mark = strstr(html, CONTENT_MARK);
+	int rc = -1, fd = -1;
+	if (!mark) {
+		diag("the page template has no {{ content }}: %s cannot be written",
+		     path);
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	const char *after = mark + strlen(CONTENT_MARK);
+	if (fd < 0 || write_str(fd, html, (size_t)(mark - html)) != 0 ||
+	    content(fd, arg) != 0 || write_str(fd, after, strlen(after)) != 0) {
+		diag("cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
+		fd = -1;
+		diag("cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	s->st->pages_written++;
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	free(html);
 	return rc;
 }
 

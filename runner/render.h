@@ -160,6 +160,11 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
                  struct buf *out);
 /* Fill the template with pg and write it if it changed. 0 or -1. */
 int page_write(const struct site_ctx *s, const struct page *pg);
+/* Write pg (its content unused) whose content content(fd, arg) writes in
+ * place, for a page too large to hold: always written, atomically.
+ * content returns 0, or -1 with errno set. 0 or -1 (reported). */
+int page_write_stream(const struct site_ctx *s, const struct page *pg,
+                      int (*content)(int fd, void *arg), void *arg);
 /* Write data to path unless the file holds it already; counts writes. */
 int write_if_changed(const char *path, const char *data, size_t len,
                      int *written);

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "results.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -277,6 +278,28 @@ struct exp_result *bundle_get(struct bundle *b, const char *id)
 	if (!r->have_data)
 		exp_data_load(b, r);
 	return r;
+}
+
+size_t bundle_records_count(struct bundle *b, const char *id)
+{
+	struct exp_result *r = bundle_get_meta(b, id);
+	if (r->have_data)
+		return r->nrows;
+	char *path = bundle_path(b, id, BF_RECORDS), *why = NULL;
+	size_t len = 0, n = 0;
+	char *text = file_read_regular(path, RESULTS_RECORDS_CAP, &len, &why);
+	for (const char *p = text, *end = text + len; p && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = nl ? nl : end;
+		while (p < stop && isspace((unsigned char)*p))
+			p++;
+		n += p < stop;
+		p = stop + 1;
+	}
+	free(text);
+	free(why);
+	free(path);
+	return n;
 }
 
 void bundle_reload(struct bundle *b)

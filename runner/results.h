@@ -64,6 +64,9 @@ void bundle_free(struct bundle *b);
 
 /* The results of one experiment, read on first use. Never NULL. */
 struct exp_result *bundle_get(struct bundle *b, const char *id);
+/* How many records experiment id has: its lines that are not blank, read
+ * without being parsed unless they already are. */
+size_t bundle_records_count(struct bundle *b, const char *id);
 /* The same entry with only meta and failure read, which is all a plan
  * needs: the records and output are read when bundle_get asks. */
 struct exp_result *bundle_get_meta(struct bundle *b, const char *id);

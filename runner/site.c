@@ -299,10 +299,11 @@ static int runs_page(const struct site_ctx *s)
 	             "records</th><th scope=\"col\">ran</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
-		struct exp_result *r = bundle_get(s->b, e->id);
+		struct exp_result *r = bundle_get_meta(s->b, e->id);
 		struct result_meta m;
 		exp_meta_read(s->b, e, e->id, &m);
 		double sec = r->meta ? m.seconds : 0;
+		size_t nrows = bundle_records_count(s->b, e->id);
 		total += sec;
 		buf_printf(&c, "<tr%s><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
 		           m.state == RESULT_FAILED ? " class=\"wrong\"" : "",
@@ -310,7 +311,7 @@ static int runs_page(const struct site_ctx *s)
 		buf_puts_html(&c, outline_of(s, e->ch)->title);
 		buf_printf(&c, "</td><td><span class=\"state %s\">%s</span></td>"
 		           "<td>%.1f</td><td>%zu</td><td>", state_class(m.state),
-		           result_state_name(m.state), sec, r->nrows);
+		           result_state_name(m.state), sec, nrows);
 		if (r->meta && m.date)
 			buf_puts_html(&c, m.date);
 		buf_puts(&c, "</td></tr>\n");
@@ -386,16 +387,45 @@ static int index_page(const struct site_ctx *s,
 	return rc;
 }
 
-/* Every chapter on one page; its navigation stays on the page. */
-static int book_page(const struct site_ctx *s, int pdf_link)
+struct book_content {
+	const struct onebook *book;
+	int pdf_link;
+};
+
+static int book_content(int fd, void *arg)
 {
-	char *content = onebook_html(s->book, pdf_link);
-	char *nav = onebook_toc(s->book);
-	struct page pg = {"book.html", "The whole book", nav, nav, content, "",
-	                  "", ""};
-	int rc = page_write(s, &pg);
-	free(content);
-	free(nav);
+	const struct book_content *c = arg;
+	return onebook_write(c->book, fd, c->pdf_link);
+}
+
+/*
+ * Every chapter on one page; its navigation stays on the page. It is
+ * written, as it is large, only when its key (every chapter page's, and
+ * whether there is a PDF) is not the last build's.
+ */
+static int book_page(const struct site_ctx *s, struct manifest *m,
+                     char (*key)[33], int pdf_link)
+{
+	struct hasher *h = hasher_new();
+	for (size_t i = 0; i < s->bk->nchs; i++)
+		hasher_add_str(h, key[i]);
+	hasher_add(h, &pdf_link, sizeof pdf_link);
+	char bkey[33];
+	hasher_done(h, bkey);
+	char *path = path_join(s->o->dir, "book.html");
+	int rc = 0;
+	if (!manifest_get(m, "book.html", "key", bkey) || !file_exists(path)) {
+		char *nav = onebook_toc(s->book);
+		struct page pg = {"book.html", "The whole book", nav, nav, NULL, "",
+		                  "", ""};
+		struct book_content c = {s->book, pdf_link};
+		rc = page_write_stream(s, &pg, book_content, &c);
+		free(nav);
+	}
+	free(path);
+	cJSON *e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "key", rc == 0 ? bkey : "");
+	manifest_put(m, "book.html", e);
 	return rc;
 }
 
@@ -711,7 +741,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		st->claims_failed += sum[i].failed;
 	}
 	rc |= index_page(&s, sum, pdf_link);
-	rc |= book_page(&s, pdf_link);
+	rc |= book_page(&s, m, key, pdf_link);
 	onebook_prune(s.book);
 	onebook_free(s.book);
 	rc |= machine_page(&s);

@@ -1,7 +1,10 @@
+#define _GNU_SOURCE
 #include "site_book.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -257,7 +260,54 @@ char *onebook_toc(const struct onebook *ob)
 	return buf_detach(&out);
 }
 
-char *onebook_html(const struct onebook *ob, int pdf_link)
+/* Write all of data to fd. 0 or -1 with errno set. */
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, data, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		data += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Copy the file at path to fd, in the kernel where it can. 0 or -1. */
+static int copy_into(const char *path, int fd)
+{
+	input_note(path);
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return errno == ENOENT ? 0 : -1;
+	int rc = 0;
+	for (;;) {
+		ssize_t n = copy_file_range(in, NULL, fd, NULL, 1 << 30, 0);
+		if (n > 0)
+			continue;
+		if (n == 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		/* Not across these file systems: through a buffer. */
+		char chunk[65536];
+		while ((n = read(in, chunk, sizeof chunk)) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 || write_all(fd, chunk, (size_t)n) != 0) {
+				rc = -1;
+				break;
+			}
+		}
+		break;
+	}
+	close(in);
+	return rc;
+}
+
+int onebook_write(const struct onebook *ob, int fd, int pdf_link)
 {
 	const struct book *bk = ob->bk;
 	struct buf out = BUF_INIT;
@@ -275,19 +325,22 @@ char *onebook_html(const struct onebook *ob, int pdf_link)
 	               "contents\">\n<h2 id=\"book-contents\">Contents</h2>\n");
 	contents_list(ob->s, "contents", &out);
 	buf_puts(&out, "</nav>\n");
-	for (size_t i = 0; i < bk->nchs; i++) {
+	int rc = write_all(fd, out.data, out.len);
+	for (size_t i = 0; rc == 0 && i < bk->nchs; i++) {
+		out.len = 0;
 		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "
 		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->name, i + 1);
-		if (ob->chapters[i]) {
-			buf_puts(&out, ob->chapters[i]);
-		} else {
+		rc = write_all(fd, out.data, out.len);
+		if (rc == 0 && ob->chapters[i]) {
+			rc = write_all(fd, ob->chapters[i], strlen(ob->chapters[i]));
+		} else if (rc == 0) {
 			char *path = part_path(ob, i);
-			char *part = file_read(path, NULL);
-			buf_puts(&out, part ? part : "");
-			free(part);
+			rc = copy_into(path, fd);
 			free(path);
 		}
-		buf_puts(&out, "</section>\n");
+		if (rc == 0)
+			rc = write_all(fd, "</section>\n", 11);
 	}
-	return buf_detach(&out);
+	buf_free(&out);
+	return rc;
 }

@@ -52,11 +52,12 @@ int onebook_has_part(const struct onebook *ob, size_t i);
 void onebook_prune(const struct onebook *ob);
 
 /*
- * The page's content (HTML): the title page, the contents list and every
- * chapter, in order: those added, and the others from their parts.
- * pdf_link: the site has book.pdf beside it. Caller frees.
+ * Write the page's content (HTML) to fd: the title page, the contents list
+ * and every chapter, in order: those added, and the others copied from
+ * their parts, so the whole book is never held in memory. pdf_link: the
+ * site has book.pdf beside it. 0, or -1 with errno set.
  */
-char *onebook_html(const struct onebook *ob, int pdf_link);
+int onebook_write(const struct onebook *ob, int fd, int pdf_link);
 
 /* The navigation list of the page (HTML), its links inside the page:
  * chapters and their sections. Caller frees. */
