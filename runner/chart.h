@@ -91,6 +91,9 @@ void chart_script(const struct chart *c, const char *bundle_dir,
  * Write the CSV and the script under site_dir/fig, and run gnuplot when the
  * script changed (setting out's paths, drawn, redrawn, note). 0 or -1.
  */
+/* gnuplot.c: plot_prepare's chart for d, when it made one. 1 or 0. */
+int plot_memo_take(const struct directive *d, const struct bundle *b,
+                   const char *site_dir, struct plot *out);
 int chart_draw(const struct chart *c, const char *site_dir,
                const struct buf *gp, const struct buf *csv, struct plot *out);
 

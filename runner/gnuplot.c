@@ -459,6 +459,57 @@ out:
 }
 
 
+/* The charts plot_prepare made, kept for plot_render to take. */
+static struct memo {
+	const struct directive *d;
+	const struct bundle *b;
+	char *site_dir;
+	struct plot p;
+} *memo;
+static size_t nmemo;
+
+int plot_memo_take(const struct directive *d, const struct bundle *b,
+                   const char *site_dir, struct plot *out)
+{
+	for (size_t i = 0; i < nmemo; i++) {
+		struct memo *m = &memo[i];
+		if (m->d != d || m->b != b || strcmp(m->site_dir, site_dir))
+			continue;
+		*out = m->p;
+		free(m->site_dir);
+		*m = memo[--nmemo];
+		/* plot_draw has drawn it since, or failed to: then it is made
+		 * again, and drawn alone, so that gnuplot's words are shown. */
+		if (out->pending) {
+			char *svg = path_join(site_dir, out->svg);
+			char *narrow = path_join(site_dir, out->svg_narrow);
+			out->pending = 0;
+			out->drawn = file_exists(svg) && file_exists(narrow);
+			free(svg);
+			free(narrow);
+		}
+		out->redrawn = 0;
+		if (!out->drawn) {
+			plot_free(out);
+			memset(out, 0, sizeof *out);
+			return 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+void plot_memo_clear(void)
+{
+	for (size_t i = 0; i < nmemo; i++) {
+		plot_free(&memo[i].p);
+		free(memo[i].site_dir);
+	}
+	free(memo);
+	memo = NULL;
+	nmemo = 0;
+}
+
 char *plot_prepare(const struct directive *d, const char *path,
                    struct bundle *b, const char *site_dir)
 {
@@ -471,7 +522,12 @@ char *plot_prepare(const struct directive *d, const char *path,
 	plot_deferred = 0;
 	if (rc == 0 && p.pending)
 		name = xasprintf("%s.gp", d->id);
-	plot_free(&p);
+	/* A chart that failed is made again where its page reports it. */
+	if (rc == 0 && p.svg) {
+		*ARRAY_PUSH(memo, nmemo) = (struct memo){d, b, xstrdup(site_dir), p};
+	} else {
+		plot_free(&p);
+	}
 	return name;
 }
 

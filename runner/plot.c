@@ -665,6 +665,8 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
                 const char *site_dir, struct plot *out)
 {
 	memset(out, 0, sizeof *out);
+	if (plot_memo_take(d, b, site_dir, out))
+		return 0;
 	struct chart c = {0};
 	struct buf gp = BUF_INIT, csv = BUF_INIT;
 	int rc = -1;

@@ -63,12 +63,15 @@ void plot_free(struct plot *p);
  * plot_render does, and returns the script's name under site_dir/fig when
  * its SVGs must be drawn (caller frees), else NULL; it reports nothing.
  * plot_draw then draws the named scripts with one gnuplot process: 0, or
- * -1 when any failed. plot_render afterwards finds each drawn chart up to
- * date, and draws and reports one that is not.
+ * -1 when any failed. plot_render afterwards takes each chart plot_prepare
+ * made (same directive, bundle and folder) rather than making it again,
+ * and draws and reports one that is not drawn. plot_memo_clear frees what
+ * was not taken.
  */
 char *plot_prepare(const struct directive *d, const char *path,
                    struct bundle *b, const char *site_dir);
 int plot_draw(const char *site_dir, char *const *names, size_t n);
+void plot_memo_clear(void);
 
 /*
  * A value of a chart axis in words: with unit "bytes", binary prefixes

@@ -740,6 +740,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		st->claims += sum[i].claims;
 		st->claims_failed += sum[i].failed;
 	}
+	plot_memo_clear();
 	rc |= index_page(&s, sum, pdf_link);
 	rc |= book_page(&s, m, key, pdf_link);
 	onebook_prune(s.book);
