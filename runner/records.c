@@ -1,6 +1,7 @@
 /*
  * records.c - the record schema and records text (results.h, "records").
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,33 +42,42 @@ int records_parse_n(const char *text, size_t len, cJSON ***rows, size_t *nrows,
 	for (const char *p = text, *end = text + len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *l = xstrndup(p, n);
+		const char *l = p, *lend = p + n;
 		p += n + (nl ? 1 : 0);
 		line++;
 		char *why = NULL;
 		cJSON *row = NULL;
+		const char *s = l;
+		while (s < lend && isspace((unsigned char)*s))
+			s++;
 		if (memchr(l, '\0', n)) {
 			why = xstrdup("a NUL byte in the line");
-		} else if (!*str_trim(l)) {
-			free(l);
+		} else if (s == lend) {
 			continue;
 		} else {
+			/* Parsed in place: one value, then nothing but spaces. */
 			const char *stop = NULL;
-			row = cJSON_ParseWithOpts(l, &stop, 1);
+			row = cJSON_ParseWithLengthOpts(s, (size_t)(lend - s), &stop, 0);
+			if (row && stop)
+				while (stop < lend && isspace((unsigned char)*stop))
+					stop++;
+			if (row && stop != lend) {
+				cJSON_Delete(row);
+				row = NULL;
+			}
 			if (!row) {
-				const char *at = stop && *stop ? stop : l;
+				const char *at = stop && stop < lend ? stop : s;
 				size_t k = 0;
 				/* Quote at most 20 characters, never half of one. */
-				while (at[k] && k < 20)
+				while (at + k < lend && k < 20)
 					k++;
-				while (at[k] && ((unsigned char)at[k] & 0xc0) == 0x80)
+				while (at + k < lend && ((unsigned char)at[k] & 0xc0) == 0x80)
 					k++;
 				why = xasprintf("malformed JSON near '%.*s'", (int)k, at);
 			} else {
 				row_check(row, &why);
 			}
 		}
-		free(l);
 		if (why) {
 			cJSON_Delete(row);
 			*err = xasprintf("line %d: %s", line, why);

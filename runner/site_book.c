@@ -58,13 +58,9 @@ int onebook_add(struct onebook *ob, size_t i, const char *html)
 	free(ob->chapters[i]);
 	ob->chapters[i] = buf_detach(&out);
 	char *path = part_path(ob, i);
-	size_t len = strlen(ob->chapters[i]), oldlen;
-	char *old = file_read(path, &oldlen);
-	int rc = 0;
-	if (!old || oldlen != len || memcmp(old, ob->chapters[i], len))
-		rc = mkdir_parents(path) == 0
-		         ? file_write_atomic(path, ob->chapters[i], len) : -1;
-	free(old);
+	int written = 0;
+	int rc = write_if_changed(path, ob->chapters[i], strlen(ob->chapters[i]),
+	                          &written);
 	free(path);
 	return rc;
 }
