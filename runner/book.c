@@ -156,7 +156,7 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	e->cuda = e->source && !strcmp(path_ext(e->source), ".cu");
 }
 
-int book_load(const char *dir, struct book *bk)
+int book_load(const char *dir, struct chapter_cache *cache, struct book *bk)
 {
 	memset(bk, 0, sizeof *bk);
 	input_note(dir);
@@ -185,7 +185,7 @@ int book_load(const char *dir, struct book *bk)
 			free(path);
 			continue;
 		}
-		struct chapter *ch = chapter_load(path);
+		struct chapter *ch = chapter_load_cached(path, cache);
 		free(path);
 		if (!chapter_name_ok(bk, ch)) {
 			chapter_free(ch);

@@ -570,6 +570,36 @@ struct chapter *chapter_parse_text(const char *path, const char *src,
 	return ch;
 }
 
+struct chapter *chapter_unparsed(const char *path, char *src, size_t len)
+{
+	struct chapter *ch = chapter_new(path);
+	ch->src = src;
+	ch->src_len = len;
+	return ch;
+}
+
+void chapter_parse_rest(struct chapter *ch)
+{
+	if (!ch || !ch->src)
+		return;
+	struct chapter *full = chapter_parse_text(ch->path, ch->src, ch->src_len);
+	free(ch->src);
+	ch->src = NULL;
+	ch->body = full->body;
+	ch->lead = full->lead;
+	memset(&full->body, 0, sizeof full->body);
+	memset(&full->lead, 0, sizeof full->lead);
+	/* The same bytes give the same sections: their prose moves over. */
+	for (size_t i = 0; i < ch->nsections && i < full->nsections; i++) {
+		struct section *a = &ch->sections[i], *b = &full->sections[i];
+		struct pieces t;
+		t = a->html; a->html = b->html; b->html = t;
+		t = a->title; a->title = b->title; b->title = t;
+		t = a->words; a->words = b->words; b->words = t;
+	}
+	chapter_free(full);
+}
+
 struct chapter *chapter_load(const char *path)
 {
 	size_t len;
@@ -617,6 +647,7 @@ void chapter_free(struct chapter *ch)
 	free(ch->sections);
 	pieces_free(&ch->body);
 	pieces_free(&ch->lead);
+	free(ch->src);
 	free(ch->path);
 	free(ch->name);
 	free(ch->title);

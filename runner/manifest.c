@@ -197,23 +197,6 @@ static void exper_state(const struct book *bk, const char *id, struct hasher *h)
 	}
 }
 
-/* The running labbook: a new build of it may write pages differently. */
-static void self_stamp(struct hasher *h)
-{
-	static long long facts[3];
-	static int done;
-	if (!done) {
-		struct stat st;
-		if (stat("/proc/self/exe", &st) == 0) {
-			facts[0] = (long long)st.st_size;
-			facts[1] = (long long)st.st_mtim.tv_sec;
-			facts[2] = (long long)st.st_mtim.tv_nsec;
-		}
-		done = 1;
-	}
-	hasher_add(h, facts, sizeof facts);
-}
-
 void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
                           const struct bundle *b, const char *common,
                           char out[33])
@@ -235,7 +218,7 @@ void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
 				refs_expr(d->opts[k].value, &ids);
 	}
 	struct hasher *h = hasher_new();
-	self_stamp(h);
+	hasher_add_self(h);
 	hasher_add_str(h, common);
 	hasher_add_str(h, ch->path);
 	hasher_add_str(h, ch->hash);

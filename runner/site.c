@@ -627,6 +627,7 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 		                                number_of(old, "failed"), 0};
 	} else {
 		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0};
+		chapter_parse_rest(ch);
 		rc = chapter_page(&c);
 		free(c.partial);
 		*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
@@ -639,6 +640,7 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 		if (!cJSON_IsArray(search)) {
 			cJSON_Delete(search);
 			search = cJSON_CreateArray();
+			chapter_parse_rest(ch);
 			search_add(s, i, search);
 		}
 		cJSON *item;
@@ -705,7 +707,10 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		char *file = xasprintf("%s.html", bk->chs[i]->name);
 		const cJSON *e = manifest_get(m, file, "own", own[i]);
 		if (!e || outline_from(e, bk->chs[i], &s.outline[i]) != 0)
+		{
+			chapter_parse_rest(bk->chs[i]);
 			outline_make(b, bk->chs[i], &s.outline[i]);
+		}
 		free(file);
 	}
 	char digest[33];

@@ -127,15 +127,7 @@ void stamp_key(int argc, char **argv, char out[33])
 		const char *v = getenv(env[i]);
 		hasher_add_str(h, v ? v : "\x01unset");
 	}
-	struct stat st;
-	long long self[4] = {0};
-	if (stat("/proc/self/exe", &st) == 0) {
-		self[0] = (long long)st.st_size;
-		self[1] = (long long)st.st_mtim.tv_sec;
-		self[2] = (long long)st.st_mtim.tv_nsec;
-		self[3] = (long long)st.st_ino;
-	}
-	hasher_add(h, self, sizeof self);
+	hasher_add_self(h);
 	hasher_done(h, out);
 }
 

@@ -108,6 +108,9 @@ void hasher_add(struct hasher *h, const void *data, size_t len);
 void hasher_add_str(struct hasher *h, const char *s);
 /* Writes 33 bytes into out and frees h. */
 void hasher_done(struct hasher *h, char out[33]);
+/* Add the running labbook's binary (its size, time and inode) to h: a new
+ * build of it may parse or write differently. */
+void hasher_add_self(struct hasher *h);
 
 /* Wall time in seconds (monotonic). */
 double now_seconds(void);

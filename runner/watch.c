@@ -224,7 +224,7 @@ static void watch_plan(struct watch *w)
 	struct book bk;
 	/* The build reports the chapters' problems; this reading stays quiet. */
 	diag_quiet(1);
-	int rc = book_load(w->chapters, &bk);
+	int rc = book_load(w->chapters, NULL, &bk);
 	diag_quiet(0);
 	if (rc != 0) {
 		inputs_free(old, nold);
