@@ -8,6 +8,7 @@
 #include "expr.h"
 #include "highlight.h"
 #include "listing.h"
+#include "manifest.h"
 #include "render.h"
 #include "util.h"
 
@@ -451,14 +452,83 @@ static void render_sass(struct page_ctx *c, const struct directive *d,
 	buf_puts(out, "</figure>\n");
 }
 
+void block_key(const struct page_ctx *c, const struct directive *d,
+               char key[33])
+{
+	/* A figure shows its number, a table its label's; no piece shows the
+	 * other's. */
+	size_t n = c->s->o->machines ? c->s->o->machines->n : 1;
+	char *facts = xasprintf("%s %zu %d %zu %s %s", c->ch->name, c->index,
+	                        d->kind == DIR_CHART   ? c->figures
+	                        : d->kind == DIR_TABLE ? c->tables : -1,
+	                        n, c->s->b->dir, c->ch->path);
+	manifest_block_key(d, c->s->bk, c->s->b, facts, key);
+	free(facts);
+}
+
+/* A chart kept as a piece stands only while its drawings do. */
+static int chart_files_there(const struct page_ctx *c, const struct directive *d)
+{
+	char *svg = xasprintf("%s/fig/%s.svg", c->s->o->dir, d->id);
+	char *narrow = xasprintf("%s/fig/%s-narrow.svg", c->s->o->dir, d->id);
+	int there = file_exists(svg) && file_exists(narrow);
+	free(svg);
+	free(narrow);
+	return there;
+}
+
+static void block_make(struct page_ctx *c, const struct directive *d,
+                       struct buf *out);
+
+int block_kept(const struct page_ctx *c, const struct directive *d)
+{
+	char key[33];
+	struct frag_counts fc;
+	size_t len;
+	if (!c->frags || d->error ||
+	    (d->kind == DIR_CHART && c->s->o->machines && c->s->o->machines->n > 1))
+		return 0;
+	block_key(c, d, key);
+	return frags_get(c->frags, key, &len, &fc) &&
+	       (d->kind != DIR_CHART || chart_files_there(c, d));
+}
+
 void block_html(struct page_ctx *c, const struct directive *d,
-                         struct buf *out)
+                struct buf *out)
 {
 	if (d->error) {
 		error_box(out, "This directive is wrong:", d->error, NULL);
 		c->errors++;
 		return;
 	}
+	char key[33];
+	struct frag_counts fc;
+	/* Charts of several machines read other bundles: made each time. */
+	int keep = c->frags && (d->kind != DIR_CHART ||
+	                        !c->s->o->machines || c->s->o->machines->n <= 1);
+	if (keep) {
+		size_t len;
+		block_key(c, d, key);
+		const char *html = frags_get(c->frags, key, &len, &fc);
+		if (html && (d->kind != DIR_CHART || chart_files_there(c, d))) {
+			buf_put(out, html, len);
+			c->figures += fc.figures;
+			c->tables += fc.tables;
+			c->claims += fc.claims;
+			return;
+		}
+	}
+	struct page_mark m;
+	page_mark(c, &m);
+	size_t start = out->len;
+	block_make(c, d, out);
+	if (keep && page_clean_since(c, &m, &fc))
+		frags_put(c->frags, key, out->data + start, out->len - start, &fc);
+}
+
+static void block_make(struct page_ctx *c, const struct directive *d,
+                       struct buf *out)
+{
 	switch (d->kind) {
 	case DIR_EXPERIMENT: render_experiment(c, d, out); break;
 	case DIR_CHART: figure_html(c, d, out); break;

@@ -197,6 +197,69 @@ static void exper_state(const struct book *bk, const char *id, struct hasher *h)
 	}
 }
 
+/* The ids a directive names, and those its expressions read. */
+static void directive_refs(const struct directive *d, struct idset *ids)
+{
+	const char *named[] = {d->kind == DIR_EXPERIMENT ? d->id : NULL,
+	                       dir_opt(d, "data"), dir_opt(d, "experiment")};
+	for (size_t k = 0; k < 3; k++)
+		if (named[k])
+			idset_add(ids, named[k], strlen(named[k]));
+	for (size_t k = 0; k < d->nopts; k++)
+		if (!strcmp(d->opts[k].key, "where") ||
+		    !strcmp(d->opts[k].key, "limit"))
+			refs_expr(d->opts[k].value, ids);
+}
+
+/* What experiment id (or "machine") reads in b and this build, as a
+ * digest, made once per bundle and id. */
+static struct {
+	const struct bundle *b;
+	char *id;
+	char digest[33];
+} *digests;
+static size_t ndigests;
+
+static void id_digest(const struct book *bk, const struct bundle *b,
+                      const char *id, struct hasher *out)
+{
+	for (size_t i = 0; i < ndigests; i++)
+		if (digests[i].b == b && !strcmp(digests[i].id, id)) {
+			hasher_add_str(out, digests[i].digest);
+			return;
+		}
+	struct hasher *h = hasher_new();
+	hasher_add_str(h, id);
+	bundle_stamp(b, id, h);
+	exper_state(bk, id, h);
+	digests = xrealloc(digests, (ndigests + 1) * sizeof *digests);
+	digests[ndigests].b = b;
+	digests[ndigests].id = xstrdup(id);
+	hasher_done(h, digests[ndigests].digest);
+	hasher_add_str(out, digests[ndigests++].digest);
+}
+
+void manifest_digests_clear(void)
+{
+	for (size_t i = 0; i < ndigests; i++)
+		free(digests[i].id);
+	free(digests);
+	digests = NULL;
+	ndigests = 0;
+}
+
+static void ids_digest(const struct book *bk, const struct bundle *b,
+                       struct idset *ids, struct hasher *h)
+{
+	for (size_t i = 0; i < ids->n; i++) {
+		id_digest(bk, b, ids->v[i], h);
+		free(ids->v[i]);
+	}
+	free(ids->v);
+	ids->v = NULL;
+	ids->n = ids->cap = 0;
+}
+
 void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
                           const struct bundle *b, const char *common,
                           char out[33])
@@ -205,28 +268,53 @@ void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
 	idset_add(&ids, "machine", strlen("machine"));
 	for (size_t i = 0; i < ch->nvalues; i++)
 		refs_expr(ch->values[i].text, &ids);
-	for (size_t i = 0; i < ch->ndirs; i++) {
-		const struct directive *d = &ch->dirs[i];
-		const char *named[] = {d->kind == DIR_EXPERIMENT ? d->id : NULL,
-		                       dir_opt(d, "data"), dir_opt(d, "experiment")};
-		for (size_t k = 0; k < 3; k++)
-			if (named[k])
-				idset_add(&ids, named[k], strlen(named[k]));
-		for (size_t k = 0; k < d->nopts; k++)
-			if (!strcmp(d->opts[k].key, "where") ||
-			    !strcmp(d->opts[k].key, "limit"))
-				refs_expr(d->opts[k].value, &ids);
-	}
+	for (size_t i = 0; i < ch->ndirs; i++)
+		directive_refs(&ch->dirs[i], &ids);
 	struct hasher *h = hasher_new();
 	hasher_add_self(h);
 	hasher_add_str(h, common);
 	hasher_add_str(h, ch->path);
 	hasher_add_str(h, ch->hash);
-	for (size_t i = 0; i < ids.n; i++) {
-		bundle_stamp(b, ids.v[i], h);
-		exper_state(bk, ids.v[i], h);
-		free(ids.v[i]);
+	ids_digest(bk, b, &ids, h);
+	hasher_done(h, out);
+}
+
+void manifest_value_key(const struct inline_expr *e, const struct book *bk,
+                        const struct bundle *b, const char *facts,
+                        char out[33])
+{
+	struct idset ids = {0};
+	idset_add(&ids, "machine", strlen("machine"));
+	refs_expr(e->text, &ids);
+	struct hasher *h = hasher_new();
+	hasher_add_self(h);
+	hasher_add_str(h, "value");
+	hasher_add_str(h, facts);
+	hasher_add_str(h, e->text);
+	hasher_add_str(h, e->fmt ? e->fmt : "");
+	hasher_add(h, &e->check, sizeof e->check);
+	ids_digest(bk, b, &ids, h);
+	hasher_done(h, out);
+}
+
+void manifest_block_key(const struct directive *d, const struct book *bk,
+                        const struct bundle *b, const char *facts,
+                        char out[33])
+{
+	struct idset ids = {0};
+	idset_add(&ids, "machine", strlen("machine"));
+	directive_refs(d, &ids);
+	struct hasher *h = hasher_new();
+	hasher_add_self(h);
+	hasher_add_str(h, "block");
+	hasher_add_str(h, facts);
+	int kind = (int)d->kind;
+	hasher_add(h, &kind, sizeof kind);
+	hasher_add_str(h, d->id ? d->id : "");
+	for (size_t k = 0; k < d->nopts; k++) {
+		hasher_add_str(h, d->opts[k].key);
+		hasher_add_str(h, d->opts[k].value);
 	}
-	free(ids.v);
+	ids_digest(bk, b, &ids, h);
 	hasher_done(h, out);
 }

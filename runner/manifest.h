@@ -47,4 +47,19 @@ void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
                           const struct bundle *b, const char *common,
                           char out[33]);
 
+/*
+ * The keys of the pieces of a page (frags.h): of inline value e, and of
+ * directive d, each over its own text, facts (what the page around it
+ * shows: the chapter, its counters, the site's options), labbook itself,
+ * and the bundle files and build state of every experiment it reads.
+ */
+void manifest_value_key(const struct inline_expr *e, const struct book *bk,
+                        const struct bundle *b, const char *facts,
+                        char out[33]);
+void manifest_block_key(const struct directive *d, const struct book *bk,
+                        const struct bundle *b, const char *facts,
+                        char out[33]);
+/* Forget the digests of experiments made so far (a build's end). */
+void manifest_digests_clear(void);
+
 #endif

@@ -24,6 +24,7 @@
 #include "buf.h"
 #include "chapter.h"
 #include "results.h"
+#include "frags.h"
 #include "site.h"
 
 /* A chapter's headings with their values computed. */
@@ -43,6 +44,7 @@ struct site_ctx {
 	const char *banner;
 	struct outline *outline; /* one per chapter */
 	struct onebook *book;    /* the one-page book (site_book.h) */
+	struct frags **frags;    /* per chapter: the pieces of a page made */
 };
 
 struct page_ctx {
@@ -54,7 +56,25 @@ struct page_ctx {
 	int claims, claims_failed, errors;
 	const char **partial; /* experiments read with malformed records */
 	size_t npartial;
+	struct frags *frags;  /* this page's kept pieces, or NULL */
 };
+
+/* What a page had counted before a piece was made, to tell whether the
+ * piece was made without a problem (frags.h keeps only those). */
+struct page_mark {
+	int figures, tables, claims, claims_failed, errors, reported;
+	size_t npartial;
+};
+void page_mark(const struct page_ctx *c, struct page_mark *m);
+/* Was what c made since m made without a problem? Its counts into fc. */
+int page_clean_since(const struct page_ctx *c, const struct page_mark *m,
+                     struct frag_counts *fc);
+/* The key of chart, table or block d on c's page (frags.h). */
+void block_key(const struct page_ctx *c, const struct directive *d,
+               char key[33]);
+/* Will block_html take d from the page's kept pieces (for a chart, with
+ * its drawings there)? */
+int block_kept(const struct page_ctx *c, const struct directive *d);
 
 /* values.c */
 
@@ -73,18 +93,25 @@ void not_measured_html(struct buf *out, const char *what, const char *why);
 /* Is the data of a directive (an experiment id, derived ones too) outdated
  * in c's bundle? */
 int data_outdated(struct page_ctx *c, const char *data);
+/* Where plain-text values come from: the bundle, and the kept pieces of
+ * the chapter's page (NULL: none), whose keys read the book. */
+struct text_src {
+	struct bundle *b;
+	const struct book *bk;
+	struct frags *frags;
+};
 /* Append e's value as plain text, or "?" when it has none (not reported:
  * the page reports it where the value stands). */
-void value_text(struct bundle *b, const struct inline_expr *e,
+void value_text(const struct text_src *t, const struct inline_expr *e,
                 struct buf *out);
 /* Append p as plain text with values computed, spaces collapsed. */
-void pieces_text_of(struct bundle *b, const struct chapter *ch,
+void pieces_text_of(const struct text_src *t, const struct chapter *ch,
                     const struct pieces *p, struct buf *out);
 /* Append the chapter's body as HTML: prose, values, directives, headings.
  * *after_title: the length of out just after the title's heading, or 0. */
 void body_html(struct page_ctx *c, struct buf *out, size_t *after_title);
 /* Compute the outline of ch: titles, ids and lead. */
-void outline_make(struct bundle *b, const struct chapter *ch,
+void outline_make(const struct text_src *t, const struct chapter *ch,
                   struct outline *ol);
 void outline_free(struct outline *ol, size_t nsections);
 

@@ -27,7 +27,8 @@ void search_add(const struct site_ctx *s, size_t i, cJSON *index)
 	const struct outline *ol = &s->outline[i];
 	struct buf text = BUF_INIT;
 	char *url = xasprintf("%s.html", ch->name);
-	pieces_text_of(s->b, ch, &ch->lead, &text);
+	struct text_src src = {s->b, s->bk, s->frags ? s->frags[i] : NULL};
+	pieces_text_of(&src, ch, &ch->lead, &text);
 	if (text.len)
 		search_entry(index, s, i, url, ol->title, text.data);
 	for (size_t k = 0; k < ch->nsections;) {
@@ -37,7 +38,7 @@ void search_add(const struct site_ctx *s, size_t i, cJSON *index)
 		do {
 			if (text.len)
 				buf_putc(&text, ' ');
-			pieces_text_of(s->b, ch, &ch->sections[next].words, &text);
+			pieces_text_of(&src, ch, &ch->sections[next].words, &text);
 			next++;
 		} while (next < ch->nsections && ch->sections[next].level > 3);
 		free(url);

@@ -595,10 +595,16 @@ static void charts_draw(struct site_ctx *s, const cJSON *const *fresh)
 	char **names = NULL;
 	size_t n = 0;
 	for (size_t i = 0; i < s->bk->nchs; i++) {
-		const struct chapter *ch = s->bk->chs[i];
+		struct chapter *ch = s->bk->chs[i];
+		/* The figure number a chart's key holds: charts before it. */
+		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->frags[i]};
 		for (size_t k = 0; !fresh[i] && k < ch->ndirs; k++) {
 			const struct directive *d = &ch->dirs[k];
 			if (d->kind != DIR_CHART || d->error)
+				continue;
+			int kept = block_kept(&c, d);
+			c.figures++;
+			if (kept)
 				continue;
 			char *name = plot_prepare(d, ch->path, s->b, s->o->dir);
 			if (name)
@@ -626,7 +632,7 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 		*sum = (struct chapter_summary){number_of(old, "claims"),
 		                                number_of(old, "failed"), 0};
 	} else {
-		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0};
+		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->frags[i]};
 		chapter_parse_rest(ch);
 		rc = chapter_page(&c);
 		free(c.partial);
@@ -648,6 +654,8 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 			cJSON_AddItemReferenceToArray(index, item);
 		manifest_search_put(m, file, search);
 	}
+	rc |= frags_close(s->frags[i]);
+	s->frags[i] = NULL;
 	const struct outline *ol = &s->outline[i];
 	cJSON *e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "own", own);
@@ -697,19 +705,22 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	banner_html(b, o, &ban);
 	buf_printf(&common, "%s\n%s\n%d\n%s\n%s\n%d", tmpl, o->title, o->gpu,
 	           b->dir, ban.data, o->live);
-	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL};
+	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL, NULL};
 	struct manifest *m = manifest_load(o->dir);
 	size_t n = bk->nchs;
 	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);
+	/* A page to be made takes back the pieces that did not change. */
+	s.frags = xcalloc(n ? n : 1, sizeof *s.frags);
 	char (*own)[33] = xcalloc(n ? n : 1, sizeof *own);
 	for (size_t i = 0; i < n; i++) {
 		manifest_chapter_key(bk->chs[i], bk, b, common.data, own[i]);
 		char *file = xasprintf("%s.html", bk->chs[i]->name);
 		const cJSON *e = manifest_get(m, file, "own", own[i]);
-		if (!e || outline_from(e, bk->chs[i], &s.outline[i]) != 0)
-		{
+		if (!e || outline_from(e, bk->chs[i], &s.outline[i]) != 0) {
+			s.frags[i] = frags_open(o->dir, bk->chs[i]->name);
+			struct text_src src = {b, bk, s.frags[i]};
 			chapter_parse_rest(bk->chs[i]);
-			outline_make(b, bk->chs[i], &s.outline[i]);
+			outline_make(&src, bk->chs[i], &s.outline[i]);
 		}
 		free(file);
 	}
@@ -730,6 +741,9 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		if (old[i] && !onebook_has_part(s.book, i))
 			old[i] = NULL;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (!old[i] && !s.frags[i])
+			s.frags[i] = frags_open(o->dir, bk->chs[i]->name);
 	charts_draw(&s, old);
 	struct chapter_summary *sum = xcalloc(n ? n : 1, sizeof *sum);
 	/* Every page up to date: so is the search index. */
@@ -763,6 +777,10 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);
 	free(s.outline);
+	for (size_t i = 0; i < n; i++)
+		frags_close(s.frags[i]);
+	free(s.frags);
+	manifest_digests_clear();
 	free(own);
 	free(key);
 	free(old);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "expr.h"
+#include "manifest.h"
 #include "render.h"
 #include "util.h"
 
@@ -44,8 +45,61 @@ static void partial_open(struct buf *out, const struct eval_facts *f)
 	buf_puts(out, "\">");
 }
 
+void page_mark(const struct page_ctx *c, struct page_mark *m)
+{
+	*m = (struct page_mark){c->figures, c->tables, c->claims,
+	                        c->claims_failed, c->errors,
+	                        diag_count() + warn_count(), c->npartial};
+}
+
+int page_clean_since(const struct page_ctx *c, const struct page_mark *m,
+                     struct frag_counts *fc)
+{
+	*fc = (struct frag_counts){c->figures - m->figures, c->tables - m->tables,
+	                           c->claims - m->claims};
+	return c->claims_failed == m->claims_failed && c->errors == m->errors &&
+	       c->npartial == m->npartial &&
+	       diag_count() + warn_count() == m->reported;
+}
+
+static size_t machine_count(const struct page_ctx *c)
+{
+	return c->s->o->machines ? c->s->o->machines->n : 1;
+}
+
+static void value_make(struct page_ctx *c, const struct inline_expr *e,
+                       struct buf *out);
+
 void value_html(struct page_ctx *c, const struct inline_expr *e,
                 struct buf *out)
+{
+	char key[33];
+	if (c->frags) {
+		size_t n = machine_count(c), len;
+		/* Several machines: a claim's id is its place in the chapter. */
+		char *facts = xasprintf("%zu %d %zd", n, c->s->o->strict,
+		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1);
+		manifest_value_key(e, c->s->bk, c->s->b, facts, key);
+		free(facts);
+		struct frag_counts fc;
+		const char *html = frags_get(c->frags, key, &len, &fc);
+		if (html) {
+			buf_put(out, html, len);
+			c->claims += fc.claims;
+			return;
+		}
+	}
+	struct page_mark m;
+	page_mark(c, &m);
+	size_t start = out->len;
+	value_make(c, e, out);
+	struct frag_counts fc;
+	if (c->frags && page_clean_since(c, &m, &fc))
+		frags_put(c->frags, key, out->data + start, out->len - start, &fc);
+}
+
+static void value_make(struct page_ctx *c, const struct inline_expr *e,
+                       struct buf *out)
 {
 	struct value v;
 	char *err = NULL;
@@ -133,12 +187,24 @@ void not_measured_html(struct buf *out, const char *what, const char *why)
 	buf_puts(out, "\">not measured on this machine</span>");
 }
 
-void value_text(struct bundle *b, const struct inline_expr *e,
+void value_text(const struct text_src *t, const struct inline_expr *e,
                 struct buf *out)
 {
+	char key[33];
+	struct frag_counts fc = {0, 0, 0};
+	size_t len;
+	if (t->frags) {
+		manifest_value_key(e, t->bk, t->b, "text", key);
+		const char *text = frags_get(t->frags, key, &len, &fc);
+		if (text) {
+			buf_put(out, text, len);
+			return;
+		}
+	}
 	struct value v;
 	char *err = NULL;
-	if (value_eval(b, e, &v, &err) == 0) {
+	size_t start = out->len;
+	if (value_eval(t->b, e, &v, &err) == 0) {
 		if (e->check)
 			buf_puts(out, v.num != 0 ? "✓" : "✗");
 		else if (value_format(&v, e->fmt, 0, out, &err) != 0)
@@ -146,11 +212,13 @@ void value_text(struct bundle *b, const struct inline_expr *e,
 	} else {
 		buf_puts(out, "?");
 	}
+	if (t->frags && !err)
+		frags_put(t->frags, key, out->data + start, out->len - start, &fc);
 	value_free(&v);
 	free(err);
 }
 
-void pieces_text_of(struct bundle *b, const struct chapter *ch,
+void pieces_text_of(const struct text_src *t, const struct chapter *ch,
                     const struct pieces *p, struct buf *out)
 {
 	struct buf raw = BUF_INIT;
@@ -159,7 +227,7 @@ void pieces_text_of(struct bundle *b, const struct chapter *ch,
 		if (x->kind == PIECE_TEXT)
 			buf_put(&raw, x->text, x->len);
 		else if (x->kind == PIECE_VALUE && !ch->values[x->index].check)
-			value_text(b, &ch->values[x->index], &raw);
+			value_text(t, &ch->values[x->index], &raw);
 		else if (x->kind == PIECE_DIR && ch->dirs[x->index].kind != DIR_EXPERIMENT)
 			buf_printf(&raw, " %s ", dir_opt(&ch->dirs[x->index], "caption")
 			                             ? dir_opt(&ch->dirs[x->index], "caption") : "");
@@ -237,14 +305,14 @@ static char *first_sentence(const char *text)
 	return xasprintf("%.*s …", (int)n, text);
 }
 
-void outline_make(struct bundle *b, const struct chapter *ch,
+void outline_make(const struct text_src *src, const struct chapter *ch,
                   struct outline *ol)
 {
 	size_t n = ch->nsections;
 	ol->titles = xcalloc(n ? n : 1, sizeof *ol->titles);
 	for (size_t i = 0; i < n; i++) {
 		struct buf t = BUF_INIT;
-		pieces_text_of(b, ch, &ch->sections[i].title, &t);
+		pieces_text_of(src, ch, &ch->sections[i].title, &t);
 		buf_puts(&t, "");
 		ol->titles[i] = buf_detach(&t);
 	}
@@ -259,9 +327,9 @@ void outline_make(struct bundle *b, const struct chapter *ch,
 	                        ? ol->titles[ch->title_section] : ch->title);
 	/* The lead: the prose before the first heading, or the first section's. */
 	struct buf t = BUF_INIT;
-	pieces_text_of(b, ch, &ch->lead, &t);
+	pieces_text_of(src, ch, &ch->lead, &t);
 	for (size_t i = 0; !t.len && i < n; i++)
-		pieces_text_of(b, ch, &ch->sections[i].words, &t);
+		pieces_text_of(src, ch, &ch->sections[i].words, &t);
 	ol->lead = t.len ? first_sentence(t.data) : NULL;
 	buf_free(&t);
 }
