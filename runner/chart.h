@@ -1,6 +1,7 @@
 /*
  * chart.h - the points of one chart, private to plot.c, which selects and
- * describes them, and gnuplot.c, which writes its files and draws it.
+ * styles them, plot_words.c, which says in words what they show, and
+ * gnuplot.c, which writes the chart's files and draws it.
  */
 #ifndef LB_CHART_H
 #define LB_CHART_H
@@ -69,15 +70,29 @@ struct chart {
 /* Report msg at path:line once, keep it as out->error; returns -1. */
 int chart_fail(struct plot *out, const char *path, int line, const char *fmt,
                ...) __attribute__((format(printf, 4, 5)));
-/* A number as the book writes one; with a unit (see plot_value_text). */
-void chart_num_put(struct buf *b, double x);
-void chart_value_put(struct buf *b, double v, const char *unit);
 /* The words for category k (label:, else its value). */
 const char *chart_cat_title(const struct chart *c, size_t k);
 /* v on an axis with this log base (0: linear), as drawn. */
 double chart_axis_t(double v, int logb);
 /* A round step (1, 2, 2.5, 5 x 10^k) that cuts span into at most n parts. */
 double chart_nice_step(double span, int n);
+
+/* ---- plot_words.c ---- */
+/* A number as the book writes one; with a unit (see plot_value_text). */
+void chart_num_put(struct buf *b, double x);
+void chart_value_put(struct buf *b, double v, const char *unit);
+/* A series-label: format ("ILP %s") with text where its %s is. Caller
+ * frees. */
+char *chart_series_format(const char *fmt, const char *text);
+/*
+ * Group the series that lie on each other (each series' group: the first
+ * it coincides with, or itself), and say which in plain text ("ILP 4 and
+ * 8 coincide."), or NULL when none do. Caller frees. Needs the ranges.
+ */
+char *chart_coincide(struct chart *c);
+/* The chart's text alternative: what it shows, from the points it draws,
+ * with coincide (chart_coincide's, or NULL) said in it. Caller frees. */
+char *chart_alt(const struct chart *c, const char *coincide);
 
 /* ---- gnuplot.c ---- */
 /* Key, rotated category names and height of drawing w (WIDE, NARROW). */

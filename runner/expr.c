@@ -1,3 +1,9 @@
+/*
+ * expr.c - reading an expression: its tokens, the values the grammar
+ * passes between its rules, the conditions of a filter, and the grammar
+ * itself, from || down to a primary (expr.h). What a name in it stands for,
+ * a reference or a function, is expr_names.c's.
+ */
 #include "expr.h"
 
 #include <ctype.h>
@@ -7,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr_parse.h"
 #include "util.h"
 
 enum op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
@@ -17,20 +24,9 @@ struct cond {
 	struct value rhs; /* a number or a string */
 };
 
-struct parser {
-	const char *s;
-	size_t pos;
-	struct bundle *b;
-	char *err;
-	int words; /* bare words are strings (filter values, field names) */
-	int depth; /* of nesting, bounded so that the stack is */
-	struct eval_facts facts;
-};
-
 /* Deeper than any expression a person writes; far from the stack's end. */
 #define MAX_DEPTH 200
 
-static int parse_expr(struct parser *p, struct value *out);
 static int parse_add(struct parser *p, struct value *out);
 
 void value_free(struct value *v)
@@ -44,10 +40,7 @@ void value_free(struct value *v)
 	memset(v, 0, sizeof *v);
 }
 
-static int fail(struct parser *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct parser *p, const char *fmt, ...)
+int expr_fail(struct parser *p, const char *fmt, ...)
 {
 	if (p->err)
 		return -1;
@@ -66,7 +59,7 @@ static void skip(struct parser *p)
 		p->pos++;
 }
 
-static int accept(struct parser *p, const char *tok)
+int expr_accept(struct parser *p, const char *tok)
 {
 	skip(p);
 	size_t n = strlen(tok);
@@ -76,7 +69,7 @@ static int accept(struct parser *p, const char *tok)
 	return 1;
 }
 
-static char *ident(struct parser *p)
+char *expr_ident(struct parser *p)
 {
 	skip(p);
 	size_t start = p->pos;
@@ -88,7 +81,7 @@ static char *ident(struct parser *p)
 	return xstrndup(s + start, p->pos - start);
 }
 
-static void set_num(struct value *v, double x)
+void expr_set_num(struct value *v, double x)
 {
 	value_free(v);
 	v->type = VAL_NUM;
@@ -100,13 +93,13 @@ static void set_num(struct value *v, double x)
  * (x/0, log2(0), sqrt(-1), 1e400) is an error, never a value in the page
  * nor a claim that holds.
  */
-static int set_finite(struct parser *p, struct value *v, double x,
-                      const char *what)
+int expr_set_finite(struct parser *p, struct value *v, double x,
+                    const char *what)
 {
 	if (!isfinite(x))
-		return fail(p, "%s is not a finite number (%s)", what,
-		            isnan(x) ? "undefined" : "infinite");
-	set_num(v, x);
+		return expr_fail(p, "%s is not a finite number (%s)", what,
+		                 isnan(x) ? "undefined" : "infinite");
+	expr_set_num(v, x);
 	return 0;
 }
 
@@ -129,7 +122,7 @@ static const char *type_name(enum val_type t)
 }
 
 /* A cell's value as a scalar value. */
-static void cell_value(const cJSON *cell, struct value *out)
+void expr_cell_value(const cJSON *cell, struct value *out)
 {
 	memset(out, 0, sizeof *out);
 	if (cJSON_IsNumber(cell)) {
@@ -157,7 +150,8 @@ int value_scalar(struct value *v, char **err)
 		return -1;
 	}
 	struct value s;
-	cell_value(cJSON_GetObjectItemCaseSensitive(v->col.rows[0], v->col.field), &s);
+	expr_cell_value(
+	    cJSON_GetObjectItemCaseSensitive(v->col.rows[0], v->col.field), &s);
 	value_free(v);
 	*v = s;
 	return 0;
@@ -167,21 +161,22 @@ static int scalar(struct parser *p, struct value *v)
 {
 	char *err = NULL;
 	if (value_scalar(v, &err) != 0) {
-		fail(p, "%s", err);
+		expr_fail(p, "%s", err);
 		free(err);
 		return -1;
 	}
 	return 0;
 }
 
-static int number(struct parser *p, struct value *v, const char *what)
+int expr_number(struct parser *p, struct value *v, const char *what)
 {
 	if (scalar(p, v) != 0)
 		return -1;
 	if (v->type == VAL_NUM || v->type == VAL_BOOL)
 		return 0;
-	return fail(p, "%s needs a number, not %s%s%s%s", what, type_name(v->type),
-	            v->str ? " ('" : "", v->str ? v->str : "", v->str ? "')" : "");
+	return expr_fail(p, "%s needs a number, not %s%s%s%s", what,
+	                 type_name(v->type), v->str ? " ('" : "",
+	                 v->str ? v->str : "", v->str ? "')" : "");
 }
 
 int row_number(const cJSON *row, const char *field, double *out)
@@ -206,23 +201,24 @@ static int parse_op(struct parser *p, enum op *op)
 	} ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
 	           {"=", OP_EQ},  {"<", OP_LT},  {">", OP_GT}};
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-		if (accept(p, ops[i].tok)) {
+		if (expr_accept(p, ops[i].tok)) {
 			*op = ops[i].op;
 			return 0;
 		}
-	return fail(p, "expected a comparison (= != < <= > >=) at column %zu",
-	            p->pos + 1);
+	return expr_fail(p, "expected a comparison (= != < <= > >=) at column %zu",
+	                 p->pos + 1);
 }
 
-static int parse_conds(struct parser *p, struct filter *f, const char *end)
+int expr_parse_conds(struct parser *p, struct filter *f, const char *end)
 {
 	do {
 		skip(p);
-		if (end && accept(p, end))
+		if (end && expr_accept(p, end))
 			return 0;
-		char *field = ident(p);
+		char *field = expr_ident(p);
 		if (!field)
-			return fail(p, "expected a field name at column %zu", p->pos + 1);
+			return expr_fail(p, "expected a field name at column %zu",
+			                 p->pos + 1);
 		struct cond *c = ARRAY_PUSH(f->conds, f->n);
 		memset(c, 0, sizeof *c);
 		c->field = field;
@@ -236,9 +232,9 @@ static int parse_conds(struct parser *p, struct filter *f, const char *end)
 			return -1;
 		if (c->rhs.type == VAL_BOOL)
 			c->rhs.type = VAL_NUM;
-	} while (accept(p, ","));
-	if (end && !accept(p, end))
-		return fail(p, "expected '%s' at column %zu", end, p->pos + 1);
+	} while (expr_accept(p, ","));
+	if (end && !expr_accept(p, end))
+		return expr_fail(p, "expected '%s' at column %zu", end, p->pos + 1);
 	return 0;
 }
 
@@ -308,10 +304,11 @@ int filter_parse(const char *text, struct bundle *b, struct filter *f,
 	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL}};
 	memset(f, 0, sizeof *f);
 	skip(&p);
-	if (p.s[p.pos] && parse_conds(&p, f, NULL) == 0) {
+	if (p.s[p.pos] && expr_parse_conds(&p, f, NULL) == 0) {
 		skip(&p);
 		if (p.s[p.pos])
-			fail(&p, "unexpected '%s' at column %zu", p.s + p.pos, p.pos + 1);
+			expr_fail(&p, "unexpected '%s' at column %zu", p.s + p.pos,
+			          p.pos + 1);
 	}
 	if (p.err) {
 		filter_free(f);
@@ -321,286 +318,17 @@ int filter_parse(const char *text, struct bundle *b, struct filter *f,
 	return 0;
 }
 
-/* ---- references ----------------------------------------------------------- */
-
-static char *field_list(const struct exp_result *r)
-{
-	struct buf b = BUF_INIT;
-	if (!r->nrows)
-		return xstrdup("(none)");
-	const cJSON *f;
-	/* The fields of the last record are a good sample of the rest. */
-	cJSON_ArrayForEach(f, r->rows[r->nrows - 1])
-		buf_printf(&b, "%s%s", b.len ? ", " : "", f->string);
-	return buf_detach(&b);
-}
-
-static int parse_ref(struct parser *p, char *id, struct value *out)
-{
-	size_t start = p->pos - strlen(id) - 1;
-	char *field = ident(p);
-	int rc = -1;
-	if (!field) {
-		fail(p, "expected a field name after '%s.'", id);
-		goto out;
-	}
-	if (!strcmp(id, "machine")) {
-		p->facts.outdated |= bundle_outdated(p->b, "machine");
-		const cJSON *v = machine_field(p->b, field);
-		if (!v || (!cJSON_IsNumber(v) && !cJSON_IsString(v) &&
-		           !cJSON_IsBool(v))) {
-			fail(p, "machine.json has no field '%s'%s", field,
-			     p->b->machine ? "" : " (there is no machine.json)");
-			goto out;
-		}
-		cell_value(v, out);
-		rc = 0;
-		goto out;
-	}
-	struct exp_result *r = bundle_get(p->b, id);
-	p->facts.outdated |= bundle_outdated(p->b, id);
-	if (r->error && !p->facts.partial) {
-		p->facts.partial = r->error;
-		p->facts.partial_id = r->id;
-	}
-	if (!r->nrows) {
-		fail(p, "no results for experiment '%s'%s", id,
-		     r->meta ? " (it recorded nothing)" : "");
-		goto out;
-	}
-	struct filter f = {0};
-	if (accept(p, "[") && parse_conds(p, &f, "]") != 0) {
-		filter_free(&f);
-		goto out;
-	}
-	int known = 0;
-	value_free(out);
-	out->type = VAL_COL;
-	out->col.field = xstrdup(field);
-	for (size_t i = 0; i < r->nrows; i++) {
-		const cJSON *cell = cJSON_GetObjectItemCaseSensitive(r->rows[i], field);
-		if (!cell)
-			continue;
-		known = 1;
-		if (!cJSON_IsNull(cell) && filter_match(&f, r->rows[i]))
-			*ARRAY_PUSH(out->col.rows, out->col.n) = r->rows[i];
-	}
-	out->col.expr = xstrndup(p->s + start, p->pos - start);
-	filter_free(&f);
-	if (!known) {
-		char *fields = field_list(r);
-		fail(p, "experiment '%s' has no field '%s'; its fields: %s", id,
-		     field, fields);
-		free(fields);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(field);
-	free(id);
-	return rc;
-}
-
-/* ---- functions ------------------------------------------------------------ */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* All numbers of the arguments: columns contribute every cell. */
-static int gather(struct parser *p, const char *fn, struct value *args,
-                  size_t nargs, double **xs, size_t *n)
-{
-	for (size_t i = 0; i < nargs; i++) {
-		if (args[i].type != VAL_COL) {
-			if (number(p, &args[i], fn) != 0)
-				return -1;
-			*ARRAY_PUSH(*xs, *n) = args[i].num;
-			continue;
-		}
-		for (size_t k = 0; k < args[i].col.n; k++) {
-			double x;
-			if (!row_number(args[i].col.rows[k], args[i].col.field, &x))
-				return fail(p, "%s() needs numbers, but %s holds text",
-				            fn, args[i].col.expr);
-			*ARRAY_PUSH(*xs, *n) = x;
-		}
-	}
-	if (!*n)
-		return fail(p, "%s() of nothing: %s selects no records", fn,
-		            nargs && args[0].type == VAL_COL ? args[0].col.expr
-		                                             : "its argument");
-	return 0;
-}
-
-static int call_arg(struct parser *p, const char *fn, struct value *args,
-                    size_t nargs, struct value *out)
-{
-	if (!strcmp(fn, "argmax") || !strcmp(fn, "argmin")) {
-		if (nargs != 2 || args[0].type != VAL_COL || args[1].type != VAL_STR)
-			return fail(p, "%s(column, field) wants a column and a field "
-			            "name", fn);
-		const struct column *c = &args[0].col;
-		const cJSON *best = NULL;
-		double bx = 0;
-		for (size_t i = 0; i < c->n; i++) {
-			double x;
-			if (!row_number(c->rows[i], c->field, &x))
-				continue;
-			if (!best || (fn[3] == 'm' && fn[4] == 'a' ? x > bx : x < bx)) {
-				best = c->rows[i];
-				bx = x;
-			}
-		}
-		if (!best)
-			return fail(p, "%s(): %s selects no numbers", fn, c->expr);
-		const cJSON *cell = cJSON_GetObjectItemCaseSensitive(best, args[1].str);
-		if (!cell)
-			return fail(p, "%s(): the record has no field '%s'", fn,
-			            args[1].str);
-		if (cJSON_IsNull(cell))
-			return fail(p, "%s(): the record's '%s' is null", fn,
-			            args[1].str);
-		value_free(out);
-		cell_value(cell, out);
-		return 0;
-	}
-	return 1; /* not an argmax */
-}
-
-static int call(struct parser *p, const char *fn, struct value *args,
-                size_t nargs, struct value *out)
-{
-	int rc = call_arg(p, fn, args, nargs, out);
-	if (rc <= 0)
-		return rc;
-
-	static const char *aggs[] = {"max", "min", "mean", "median", "sum",
-	                             "count", "first", "last"};
-	for (size_t a = 0; a < sizeof aggs / sizeof aggs[0]; a++) {
-		if (strcmp(fn, aggs[a]))
-			continue;
-		if (!nargs)
-			return fail(p, "%s() needs an argument", fn);
-		if (!strcmp(fn, "count")) {
-			size_t n = 0;
-			for (size_t i = 0; i < nargs; i++)
-				n += args[i].type == VAL_COL ? args[i].col.n : 1;
-			set_num(out, (double)n);
-			return 0;
-		}
-		if ((!strcmp(fn, "first") || !strcmp(fn, "last")) && nargs == 1 &&
-		    args[0].type == VAL_COL) {
-			struct column *c = &args[0].col;
-			if (!c->n)
-				return fail(p, "%s(): %s selects no records", fn, c->expr);
-			value_free(out);
-			cell_value(cJSON_GetObjectItemCaseSensitive(
-			               c->rows[fn[0] == 'f' ? 0 : c->n - 1], c->field),
-			           out);
-			return 0;
-		}
-		double *xs = NULL;
-		size_t n = 0;
-		if (gather(p, fn, args, nargs, &xs, &n) != 0) {
-			free(xs);
-			return -1;
-		}
-		double r = xs[0], sum = 0;
-		for (size_t i = 0; i < n; i++) {
-			sum += xs[i];
-			if (!strcmp(fn, "max") ? xs[i] > r : xs[i] < r)
-				r = xs[i];
-		}
-		if (!strcmp(fn, "sum"))
-			r = sum;
-		else if (!strcmp(fn, "mean"))
-			r = sum / n;
-		else if (!strcmp(fn, "median")) {
-			qsort(xs, n, sizeof *xs, cmp_double);
-			r = n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
-		} else if (!strcmp(fn, "first"))
-			r = xs[0];
-		else if (!strcmp(fn, "last"))
-			r = xs[n - 1];
-		free(xs);
-		return set_finite(p, out, r, fn);
-	}
-
-	static const struct {
-		const char *name;
-		int nargs;
-	} maths[] = {{"abs", 1}, {"sqrt", 1}, {"log2", 1}, {"log10", 1},
-	             {"round", 1}, {"pow", 2}};
-	for (size_t m = 0; m < sizeof maths / sizeof maths[0]; m++) {
-		if (strcmp(fn, maths[m].name))
-			continue;
-		if ((int)nargs != maths[m].nargs)
-			return fail(p, "%s() takes %d argument%s", fn, maths[m].nargs,
-			            maths[m].nargs > 1 ? "s" : "");
-		for (size_t i = 0; i < nargs; i++)
-			if (number(p, &args[i], fn) != 0)
-				return -1;
-		double x = args[0].num, r;
-		switch (m) {
-		case 0: r = fabs(x); break;
-		case 1: r = sqrt(x); break;
-		case 2: r = log2(x); break;
-		case 3: r = log10(x); break;
-		case 4: r = round(x); break;
-		default: r = pow(x, args[1].num); break;
-		}
-		return set_finite(p, out, r, fn);
-	}
-	return fail(p, "unknown function '%s'; known: max min mean median sum "
-	            "count first last argmax argmin abs sqrt log2 log10 round pow",
-	            fn);
-}
-
-static int parse_call(struct parser *p, char *fn, struct value *out)
-{
-	struct value *args = NULL;
-	size_t nargs = 0;
-	int rc = -1;
-	int arg_words = !strcmp(fn, "argmax") || !strcmp(fn, "argmin");
-	if (!accept(p, ")")) {
-		do {
-			struct value *v = ARRAY_PUSH(args, nargs);
-			memset(v, 0, sizeof *v);
-			int words = p->words;
-			p->words = arg_words && nargs == 2;
-			int r = parse_expr(p, v);
-			p->words = words;
-			if (r != 0)
-				goto out;
-		} while (accept(p, ","));
-		if (!accept(p, ")")) {
-			fail(p, "expected ')' or ',' at column %zu", p->pos + 1);
-			goto out;
-		}
-	}
-	rc = call(p, fn, args, nargs, out);
-out:
-	for (size_t i = 0; i < nargs; i++)
-		value_free(&args[i]);
-	free(args);
-	free(fn);
-	return rc;
-}
-
 /* ---- the grammar ---------------------------------------------------------- */
 
 static int parse_primary(struct parser *p, struct value *out)
 {
 	skip(p);
 	const char *s = p->s + p->pos;
-	if (accept(p, "(")) {
-		if (parse_expr(p, out) != 0)
+	if (expr_accept(p, "(")) {
+		if (expr_parse_expr(p, out) != 0)
 			return -1;
-		if (!accept(p, ")"))
-			return fail(p, "expected ')' at column %zu", p->pos + 1);
+		if (!expr_accept(p, ")"))
+			return expr_fail(p, "expected ')' at column %zu", p->pos + 1);
 		return 0;
 	}
 	if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
@@ -609,31 +337,32 @@ static int parse_primary(struct parser *p, struct value *out)
 		size_t at = p->pos + 1;
 		p->pos += (size_t)(end - s);
 		if (!isfinite(x))
-			return fail(p, "the number at column %zu is too large", at);
-		set_num(out, x);
+			return expr_fail(p, "the number at column %zu is too large", at);
+		expr_set_num(out, x);
 		return 0;
 	}
 	if (*s == '"' || *s == '\'') {
 		const char *end = strchr(s + 1, *s);
 		if (!end)
-			return fail(p, "unterminated string at column %zu", p->pos + 1);
+			return expr_fail(p, "unterminated string at column %zu",
+			                 p->pos + 1);
 		value_free(out);
 		out->type = VAL_STR;
 		out->str = xstrndup(s + 1, (size_t)(end - s - 1));
 		p->pos += (size_t)(end - s) + 1;
 		return 0;
 	}
-	char *name = ident(p);
+	char *name = expr_ident(p);
 	if (!name) {
 		if (!*s)
-			return fail(p, "the expression ends too early");
-		return fail(p, "unexpected '%c' at column %zu", *s, p->pos + 1);
+			return expr_fail(p, "the expression ends too early");
+		return expr_fail(p, "unexpected '%c' at column %zu", *s, p->pos + 1);
 	}
-	if (accept(p, "("))
-		return parse_call(p, name, out);
+	if (expr_accept(p, "("))
+		return expr_parse_call(p, name, out);
 	if (p->s[p->pos] == '.') {
 		p->pos++;
-		return parse_ref(p, name, out);
+		return expr_parse_ref(p, name, out);
 	}
 	if (!strcmp(name, "true") || !strcmp(name, "false")) {
 		set_bool(out, name[0] == 't');
@@ -651,8 +380,8 @@ static int parse_primary(struct parser *p, struct value *out)
 		free(name);
 		return 0;
 	}
-	fail(p, "unknown name '%s'; a value is written experiment.field or "
-	     "machine.field", name);
+	expr_fail(p, "unknown name '%s'; a value is written experiment.field or "
+	          "machine.field", name);
 	free(name);
 	return -1;
 }
@@ -661,14 +390,14 @@ static int parse_unary(struct parser *p, struct value *out);
 
 static int parse_unary_ops(struct parser *p, struct value *out)
 {
-	if (accept(p, "-")) {
-		if (parse_unary(p, out) != 0 || number(p, out, "'-'") != 0)
+	if (expr_accept(p, "-")) {
+		if (parse_unary(p, out) != 0 || expr_number(p, out, "'-'") != 0)
 			return -1;
-		set_num(out, -out->num);
+		expr_set_num(out, -out->num);
 		return 0;
 	}
-	if (accept(p, "!")) {
-		if (parse_unary(p, out) != 0 || number(p, out, "'!'") != 0)
+	if (expr_accept(p, "!")) {
+		if (parse_unary(p, out) != 0 || expr_number(p, out, "'!'") != 0)
 			return -1;
 		set_bool(out, out->num == 0);
 		return 0;
@@ -699,8 +428,8 @@ static int parse_unary_ops(struct parser *p, struct value *out)
 static int parse_unary(struct parser *p, struct value *out)
 {
 	if (p->depth >= MAX_DEPTH)
-		return fail(p, "the expression nests more than %d deep at column %zu",
-		            MAX_DEPTH, p->pos + 1);
+		return expr_fail(p, "the expression nests more than %d deep at column %zu",
+		                 MAX_DEPTH, p->pos + 1);
 	p->depth++;
 	int rc = parse_unary_ops(p, out);
 	p->depth--;
@@ -712,13 +441,13 @@ static int parse_mul(struct parser *p, struct value *out)
 	if (parse_unary(p, out) != 0)
 		return -1;
 	for (;;) {
-		int op = accept(p, "*") ? '*' : accept(p, "/") ? '/' : 0;
+		int op = expr_accept(p, "*") ? '*' : expr_accept(p, "/") ? '/' : 0;
 		if (!op)
 			return 0;
 		struct value r = {0};
-		if (number(p, out, op == '*' ? "'*'" : "'/'") != 0 ||
+		if (expr_number(p, out, op == '*' ? "'*'" : "'/'") != 0 ||
 		    parse_unary(p, &r) != 0 ||
-		    number(p, &r, op == '*' ? "'*'" : "'/'") != 0) {
+		    expr_number(p, &r, op == '*' ? "'*'" : "'/'") != 0) {
 			value_free(&r);
 			return -1;
 		}
@@ -726,8 +455,9 @@ static int parse_mul(struct parser *p, struct value *out)
 		double x = op == '*' ? out->num * r.num : out->num / r.num;
 		value_free(&r);
 		if (zero)
-			return fail(p, "division by zero");
-		if (set_finite(p, out, x, op == '*' ? "a product" : "a quotient") != 0)
+			return expr_fail(p, "division by zero");
+		if (expr_set_finite(p, out, x,
+		                    op == '*' ? "a product" : "a quotient") != 0)
 			return -1;
 	}
 }
@@ -737,19 +467,20 @@ static int parse_add(struct parser *p, struct value *out)
 	if (parse_mul(p, out) != 0)
 		return -1;
 	for (;;) {
-		int op = accept(p, "+") ? '+' : accept(p, "-") ? '-' : 0;
+		int op = expr_accept(p, "+") ? '+' : expr_accept(p, "-") ? '-' : 0;
 		if (!op)
 			return 0;
 		struct value r = {0};
-		if (number(p, out, op == '+' ? "'+'" : "'-'") != 0 ||
+		if (expr_number(p, out, op == '+' ? "'+'" : "'-'") != 0 ||
 		    parse_mul(p, &r) != 0 ||
-		    number(p, &r, op == '+' ? "'+'" : "'-'") != 0) {
+		    expr_number(p, &r, op == '+' ? "'+'" : "'-'") != 0) {
 			value_free(&r);
 			return -1;
 		}
 		double x = op == '+' ? out->num + r.num : out->num - r.num;
 		value_free(&r);
-		if (set_finite(p, out, x, op == '+' ? "a sum" : "a difference") != 0)
+		if (expr_set_finite(p, out, x,
+		                    op == '+' ? "a sum" : "a difference") != 0)
 			return -1;
 	}
 }
@@ -778,7 +509,7 @@ static int parse_cmp(struct parser *p, struct value *out)
 		res = compare(out->num, r.num, op);
 	} else {
 		value_free(&r);
-		return fail(p, "cannot compare a string with a number");
+		return expr_fail(p, "cannot compare a string with a number");
 	}
 	value_free(&r);
 	set_bool(out, res);
@@ -789,10 +520,10 @@ static int parse_and(struct parser *p, struct value *out)
 {
 	if (parse_cmp(p, out) != 0)
 		return -1;
-	while (accept(p, "&&")) {
+	while (expr_accept(p, "&&")) {
 		struct value r = {0};
-		if (number(p, out, "'&&'") != 0 || parse_cmp(p, &r) != 0 ||
-		    number(p, &r, "'&&'") != 0) {
+		if (expr_number(p, out, "'&&'") != 0 || parse_cmp(p, &r) != 0 ||
+		    expr_number(p, &r, "'&&'") != 0) {
 			value_free(&r);
 			return -1;
 		}
@@ -802,14 +533,14 @@ static int parse_and(struct parser *p, struct value *out)
 	return 0;
 }
 
-static int parse_expr(struct parser *p, struct value *out)
+int expr_parse_expr(struct parser *p, struct value *out)
 {
 	if (parse_and(p, out) != 0)
 		return -1;
-	while (accept(p, "||")) {
+	while (expr_accept(p, "||")) {
 		struct value r = {0};
-		if (number(p, out, "'||'") != 0 || parse_and(p, &r) != 0 ||
-		    number(p, &r, "'||'") != 0) {
+		if (expr_number(p, out, "'||'") != 0 || parse_and(p, &r) != 0 ||
+		    expr_number(p, &r, "'||'") != 0) {
 			value_free(&r);
 			return -1;
 		}
@@ -824,10 +555,11 @@ int expr_eval_at(const char *text, struct bundle *b, struct value *out,
 {
 	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL}};
 	memset(out, 0, sizeof *out);
-	if (parse_expr(&p, out) == 0) {
+	if (expr_parse_expr(&p, out) == 0) {
 		skip(&p);
 		if (p.s[p.pos])
-			fail(&p, "unexpected '%s' at column %zu", p.s + p.pos, p.pos + 1);
+			expr_fail(&p, "unexpected '%s' at column %zu", p.s + p.pos,
+			          p.pos + 1);
 	}
 	if (facts)
 		*facts = p.facts;

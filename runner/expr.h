@@ -11,6 +11,10 @@
  * A column used where one value is needed must select exactly one record.
  * Functions return 0 on success and -1 on failure with *err set to a
  * message (the caller frees it and reports it with its file and line).
+ *
+ *   expr.c        the tokens, values, filters and the grammar
+ *   expr_names.c  references into the bundle, and the functions
+ *   format.c      value_format and format_valid
  */
 #ifndef LB_EXPR_H
 #define LB_EXPR_H

@@ -10,6 +10,10 @@
  * A machine is named by its bundle's folder ("results/h100" is h100).
  * An experiment a bundle lacks is "not measured on" that machine, never
  * an error. With one bundle nothing here changes a page.
+ *
+ *   machines.c        the set, and each claim on each machine
+ *   machines_page.c   the Machines page
+ *   machines_chart.c  the charts that overlay machines
  */
 #ifndef LB_MACHINES_H
 #define LB_MACHINES_H
@@ -37,6 +41,21 @@ struct machine_set {
 int machines_open(struct bundle *base, const char *const *dirs, size_t ndirs,
                   struct machine_set *ms);
 void machines_free(struct machine_set *ms);
+
+/* Has bundle b any results of experiment id? */
+int machines_measured(struct bundle *b, const char *id);
+
+/* What a claim ({{check}}) is on one machine. */
+enum claim_state { CLAIM_HOLDS, CLAIM_FAILS, CLAIM_MISSING, CLAIM_UNKNOWN };
+
+/*
+ * Does claim e hold on b? When it cannot be evaluated there: CLAIM_MISSING
+ * if b lacks an experiment that e names (or machine.json), else
+ * CLAIM_UNKNOWN; for those two *why gets the reason (caller frees), else
+ * NULL.
+ */
+enum claim_state machines_claim_eval(const struct inline_expr *e,
+                                     struct bundle *b, char **why);
 
 /*
  * Evaluate every {{check}} of the book on every bundle of ms. Each claim

@@ -1,3 +1,9 @@
+/*
+ * watch.c - labbook watch's loop (watch.h): a build in a child process,
+ * then a wait for the next change, for as long as no signal stops it; and
+ * the one line each build prints, made from what the build changed in the
+ * bundle and the site.
+ */
 #include "watch.h"
 
 #include <dirent.h>
@@ -11,85 +17,18 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "book.h"
 #include "buf.h"
 #include "results.h"
 #include "util.h"
+#include "watch_state.h"
 
 /* A burst of events ends when none came for QUIET_MS, or after BURST_MS. */
 #define QUIET_MS 50
 #define BURST_MS 1000
 
-/* Loaded by every page of a live build: reload when the stamp changes. */
-static const char live_js[] =
-	"/* labbook watch: reload this page when a build changed the site. */\n"
-	"(function () {\n"
-	"\tvar seen = null;\n"
-	"\twindow.labbook_live = function (stamp) {\n"
-	"\t\tif (seen === null)\n"
-	"\t\t\tseen = stamp;\n"
-	"\t\telse if (stamp !== seen)\n"
-	"\t\t\tlocation.reload();\n"
-	"\t};\n"
-	"\tfunction check() {\n"
-	"\t\tvar s = document.createElement('script');\n"
-	"\t\ts.src = 'live-stamp.js?' + Date.now();\n"
-	"\t\ts.onload = s.onerror = function () {\n"
-	"\t\t\ts.remove();\n"
-	"\t\t\tsetTimeout(check, 700);\n"
-	"\t\t};\n"
-	"\t\tdocument.head.appendChild(s);\n"
-	"\t}\n"
-	"\tcheck();\n"
-	"})();\n";
-
-int watch_site_assets(const char *site, int live)
-{
-	char *js = path_join(site, "live.js");
-	char *stamp = path_join(site, "live-stamp.js");
-	int rc = 0;
-	if (live) {
-		size_t len;
-		char *old = file_read(js, &len);
-		if (!old || len != sizeof live_js - 1 || memcmp(old, live_js, len))
-			rc = file_write_atomic(js, live_js, sizeof live_js - 1);
-		free(old);
-	} else {
-		unlink(js);
-		unlink(stamp);
-	}
-	free(js);
-	free(stamp);
-	return rc;
-}
-
-/* ---- what is watched ------------------------------------------------------ */
-
-enum want { W_CHAPTERS = 1, W_TEMPLATES = 2, W_BUNDLE = 4, W_INPUTS = 8 };
-
-struct wdir {
-	int wd;
-	char *path;
-	int want; /* enum want, or'ed */
-};
-
-/* A file an experiment is built from, which experiments ("a, b"), and
- * what it held when last seen. */
-struct input {
-	char *path;
-	char *ids;
-	char hash[33];
-};
-
-/* What changed: paths as the book names them ("kernels/a/a.c"). */
-struct changes {
-	char **paths;
-	size_t n;
-	int overflow; /* the kernel dropped events: something changed */
-};
+/* ---- what a build did ------------------------------------------------------ */
 
 /* A stamp per name: a page's modification time, when an experiment last
  * ran or failed. */
@@ -98,241 +37,6 @@ struct snap {
 	char **stamps;
 	size_t n;
 };
-
-struct watch {
-	const char *chapters, *results, *site, *templates;
-	int no_run;
-	char *self;  /* this program, to run builds with */
-	char **argv; /* a build's command line */
-	int ifd, sfd;
-	struct wdir *dirs;
-	size_t ndirs;
-	struct input *inputs;
-	size_t ninputs;
-	char **ids; /* the book's experiments */
-	size_t nids;
-	struct changes pending; /* since the last build began */
-};
-
-static struct wdir *watch_dir_find(struct watch *w, const char *path)
-{
-	for (size_t i = 0; i < w->ndirs; i++)
-		if (!strcmp(w->dirs[i].path, path))
-			return &w->dirs[i];
-	return NULL;
-}
-
-/* Watch folder path for want. A folder that is not there is left out. */
-static void watch_dir_add(struct watch *w, const char *path, int want)
-{
-	struct wdir *d = watch_dir_find(w, path);
-	if (d && d->wd >= 0) {
-		d->want |= want;
-		return;
-	}
-	int wd = inotify_add_watch(w->ifd, path, IN_CLOSE_WRITE | IN_MOVED_TO |
-	                           IN_MOVED_FROM | IN_DELETE | IN_ONLYDIR);
-	if (wd < 0)
-		return;
-	if (!d) {
-		d = ARRAY_PUSH(w->dirs, w->ndirs);
-		d->path = xstrdup(path);
-	}
-	d->wd = wd;
-	d->want = want;
-}
-
-static void ids_free(struct watch *w)
-{
-	for (size_t i = 0; i < w->nids; i++)
-		free(w->ids[i]);
-	free(w->ids);
-	w->ids = NULL;
-	w->nids = 0;
-}
-
-static void inputs_free(struct input *in, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(in[i].path);
-		free(in[i].ids);
-	}
-	free(in);
-}
-
-/* A hash of a file's bytes; all zeros when it cannot be read. */
-static void content_hash(const char *path, char out[33])
-{
-	size_t len;
-	char *data = file_read(path, &len);
-	struct hasher *h = hasher_new();
-	if (data)
-		hasher_add(h, data, len);
-	hasher_done(h, out);
-	if (!data)
-		memset(out, '0', 32);
-	free(data);
-}
-
-/* Add a file of experiment id. A file seen before keeps the hash it had
- * then, so a save not yet read off the queue still counts. */
-static void watch_input_add(struct watch *w, const char *path, const char *id,
-                            const struct input *old, size_t nold)
-{
-	for (size_t i = 0; i < w->ninputs; i++)
-		if (!strcmp(w->inputs[i].path, path)) {
-			char *ids = xasprintf("%s, %s", w->inputs[i].ids, id);
-			free(w->inputs[i].ids);
-			w->inputs[i].ids = ids;
-			return;
-		}
-	struct input *in = ARRAY_PUSH(w->inputs, w->ninputs);
-	in->path = xstrdup(path);
-	in->ids = xstrdup(id);
-	size_t k = 0;
-	while (k < nold && strcmp(old[k].path, path))
-		k++;
-	if (k < nold)
-		memcpy(in->hash, old[k].hash, sizeof in->hash);
-	else
-		content_hash(path, in->hash);
-	char *dir = xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	watch_dir_add(w, slash ? dir : ".", W_INPUTS);
-	free(dir);
-}
-
-/*
- * What to watch now: the folders, and the files each experiment was built
- * from. Read again after every build, which may have added chapters,
- * experiments or includes.
- */
-static void watch_plan(struct watch *w)
-{
-	struct input *old = w->inputs;
-	size_t nold = w->ninputs;
-	ids_free(w);
-	for (size_t i = 0; i < w->ndirs; i++)
-		w->dirs[i].want = 0;
-	w->inputs = NULL;
-	w->ninputs = 0;
-	watch_dir_add(w, w->chapters, W_CHAPTERS);
-	watch_dir_add(w, w->templates, W_TEMPLATES);
-	watch_dir_add(w, w->results, W_BUNDLE);
-	struct book bk;
-	/* The build reports the chapters' problems; this reading stays quiet. */
-	diag_quiet(1);
-	int rc = book_load(w->chapters, NULL, &bk);
-	diag_quiet(0);
-	if (rc != 0) {
-		inputs_free(old, nold);
-		return;
-	}
-	struct bundle *b = bundle_open(w->results);
-	for (size_t i = 0; i < bk.nexps; i++) {
-		const struct exper *e = &bk.exps[i];
-		struct result_meta m;
-		results_meta_load(b, e->id, &m);
-		*ARRAY_PUSH(w->ids, w->nids) = xstrdup(e->id);
-		watch_input_add(w, e->source, e->id, old, nold);
-		for (char **f = m.inputs; *f; f++)
-			watch_input_add(w, *f, e->id, old, nold);
-		results_meta_free(&m);
-	}
-	inputs_free(old, nold);
-	bundle_free(b);
-	book_free(&bk);
-}
-
-static int name_ends(const char *name, const char *suffix)
-{
-	size_t n = strlen(name), k = strlen(suffix);
-	return n >= k && !strcmp(name + n - k, suffix);
-}
-
-/* A file an editor or labbook writes on the way to the real one. */
-static int name_temporary(const char *name)
-{
-	return name[0] == '.' || name_ends(name, "~") || strstr(name, ".tmp.") ||
-	       name_ends(name, ".swp") || name_ends(name, ".swx") ||
-	       !strcmp(name, "4913");
-}
-
-static void changes_add(struct changes *c, const char *path)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->paths[i], path))
-			return;
-	*ARRAY_PUSH(c->paths, c->n) = xstrdup(path);
-}
-
-static int changes_any(const struct changes *c)
-{
-	return c->n || c->overflow;
-}
-
-static void changes_free(struct changes *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		free(c->paths[i]);
-	free(c->paths);
-	memset(c, 0, sizeof *c);
-}
-
-/* Note what one event changed, if it is something the book is made of. */
-static void watch_event(struct watch *w, const struct inotify_event *ev,
-                        int bundle_too)
-{
-	if (ev->mask & IN_Q_OVERFLOW) {
-		w->pending.overflow = 1;
-		return;
-	}
-	if (!ev->len || name_temporary(ev->name))
-		return;
-	const struct wdir *d = NULL;
-	for (size_t i = 0; i < w->ndirs && !d; i++)
-		if (w->dirs[i].wd == ev->wd)
-			d = &w->dirs[i];
-	if (!d || !d->want)
-		return;
-	char *path = strcmp(d->path, ".") ? path_join(d->path, ev->name)
-	                                  : xstrdup(ev->name);
-	int take = (d->want & W_CHAPTERS && name_ends(ev->name, ".md")) ||
-	           d->want & W_TEMPLATES || (bundle_too && d->want & W_BUNDLE);
-	/* An experiment's file counts when its bytes changed: saving it
-	 * unchanged would only find the experiment up to date. */
-	for (size_t i = 0; i < w->ninputs && !take && d->want & W_INPUTS; i++) {
-		if (strcmp(w->inputs[i].path, path))
-			continue;
-		char hash[33];
-		content_hash(path, hash);
-		take = strcmp(hash, w->inputs[i].hash) != 0;
-		memcpy(w->inputs[i].hash, hash, sizeof hash);
-	}
-	if (take)
-		changes_add(&w->pending, path);
-	free(path);
-}
-
-/* Read the events waiting on the inotify descriptor (it is non-blocking). */
-static void watch_read(struct watch *w, int bundle_too)
-{
-	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
-	for (;;) {
-		ssize_t n = read(w->ifd, buf, sizeof buf);
-		if (n <= 0)
-			return;
-		for (char *p = buf; p < buf + n;) {
-			const struct inotify_event *ev = (const struct inotify_event *)p;
-			watch_event(w, ev, bundle_too);
-			p += sizeof *ev + ev->len;
-		}
-	}
-}
-
-/* ---- what a build did ------------------------------------------------------ */
 
 static void snap_add(struct snap *s, const char *name, size_t len,
                      const char *stamp)
@@ -349,7 +53,7 @@ static void snap_pages(struct snap *s, const char *dir)
 	DIR *dp = opendir(dir);
 	struct dirent *de;
 	while (dp && (de = readdir(dp))) {
-		if (de->d_name[0] == '.' || !name_ends(de->d_name, ".html"))
+		if (de->d_name[0] == '.' || !watch_name_ends(de->d_name, ".html"))
 			continue;
 		char *path = path_join(dir, de->d_name);
 		char stamp[32];
@@ -469,7 +173,7 @@ static int watch_report(const struct watch *w, const struct changes *c,
 	char *ran = snap_newer(&before->ran, &after->ran);
 	char *failed = snap_newer(&before->failed, &after->failed);
 	buf_puts(&line, "watch: ");
-	if (!changes_any(c)) {
+	if (!watch_changes_any(c)) {
 		buf_puts(&line, "built");
 	} else if (c->overflow) {
 		buf_puts(&line, "many files changed");
@@ -528,19 +232,6 @@ static int watch_report(const struct watch *w, const struct changes *c,
 
 /* ---- builds ------------------------------------------------------------------ */
 
-/* The stamp that live pages check: a new one makes them reload. */
-static void watch_stamp(const struct watch *w)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	char *path = path_join(w->site, "live-stamp.js");
-	char *js = xasprintf("labbook_live(\"%lld.%09ld\");\n", (long long)ts.tv_sec,
-	                     ts.tv_nsec);
-	file_write_atomic(path, js, strlen(js));
-	free(js);
-	free(path);
-}
-
 /*
  * Wait for the child build, passing a SIGINT or SIGTERM on to it. Returns
  * its exit status; *stop gets the signal that asked watch to stop, if any.
@@ -585,7 +276,7 @@ static int watch_build(struct watch *w, int *stop)
 	if (pid < 0) {
 		diag("cannot start a build: %s", strerror(errno));
 		snaps_free(&before);
-		changes_free(&c);
+		watch_changes_free(&c);
 		return 1;
 	}
 	if (pid == 0) {
@@ -607,7 +298,7 @@ static int watch_build(struct watch *w, int *stop)
 		watch_stamp(w);
 	snaps_free(&before);
 	snaps_free(&after);
-	changes_free(&c);
+	watch_changes_free(&c);
 	return status;
 }
 
@@ -622,7 +313,7 @@ static int watch_wait_changes(struct watch *w)
 	double burst = 0;
 	for (;;) {
 		int timeout = -1;
-		if (changes_any(&w->pending)) {
+		if (watch_changes_any(&w->pending)) {
 			if (!burst)
 				burst = now_seconds();
 			int left = BURST_MS - (int)((now_seconds() - burst) * 1000);
@@ -725,10 +416,11 @@ out:
 	for (size_t i = 0; i < w.ndirs; i++)
 		free(w.dirs[i].path);
 	free(w.dirs);
-	inputs_free(w.inputs, w.ninputs);
-	ids_free(&w);
-	changes_free(&w.pending);
+	watch_inputs_free(w.inputs, w.ninputs);
+	watch_ids_free(&w);
+	watch_changes_free(&w.pending);
 	free(w.argv);
 	free(w.self);
 	return rc;
 }
+

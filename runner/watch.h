@@ -26,6 +26,10 @@
  *
  * SIGINT or SIGTERM stops the build under way the way it stops any build
  * (the bundle and the site stay consistent) and then watch itself.
+ *
+ *   watch.c        the loop: each build, the wait for a change, its line
+ *   watch_track.c  what is watched, and which events are changes
+ *   watch_live.c   live.js and the stamp it checks
  */
 #ifndef LB_WATCH_H
 #define LB_WATCH_H
