@@ -35,5 +35,7 @@ void frags_put(struct frags *f, const char *key, const char *html, size_t len,
 /* Write the pieces taken or kept since frags_open, if they changed, and
  * free f (NULL: nothing). 0 or -1 (reported). */
 int frags_close(struct frags *f);
+/* Remove the stores of pages other than names' (n of them) from site. */
+void frags_prune(const char *site, char *const *names, size_t n);
 
 #endif

@@ -583,6 +583,19 @@ static const cJSON *chapter_fresh(const struct site_ctx *s,
 	if (old && (number_of(old, "errors") || number_of(old, "failed") ||
 	            !file_exists(path)))
 		old = NULL;
+	/* Its charts' drawings are part of it. */
+	const struct chapter *ch = s->bk->chs[i];
+	for (size_t k = 0; old && k < ch->ndirs; k++) {
+		const struct directive *d = &ch->dirs[k];
+		if (d->kind != DIR_CHART || d->error || !d->id)
+			continue;
+		char *svg = xasprintf("%s/fig/%s.svg", s->o->dir, d->id);
+		char *narrow = xasprintf("%s/fig/%s-narrow.svg", s->o->dir, d->id);
+		if (!file_exists(svg) || !file_exists(narrow))
+			old = NULL;
+		free(svg);
+		free(narrow);
+	}
 	free(path);
 	free(file);
 	return old;
@@ -763,6 +776,11 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	rc |= index_page(&s, sum, pdf_link);
 	rc |= book_page(&s, m, key, pdf_link);
 	onebook_prune(s.book);
+	char **names = xcalloc(n ? n : 1, sizeof *names);
+	for (size_t i = 0; i < n; i++)
+		names[i] = bk->chs[i]->name;
+	frags_prune(o->dir, names, n);
+	free(names);
 	onebook_free(s.book);
 	rc |= machine_page(&s);
 	rc |= runs_page(&s);
