@@ -237,3 +237,25 @@ struct chapter *chapter_load_cached(const char *path, struct chapter_cache *c)
 		cJSON_AddItemToObject(c->now, path, plan_json(ch));
 	return ch;
 }
+
+void chapter_parse_rest(struct chapter *ch)
+{
+	if (!ch || !ch->src)
+		return;
+	struct chapter *full = chapter_parse_text(ch->path, ch->src, ch->src_len);
+	free(ch->src);
+	ch->src = NULL;
+	ch->body = full->body;
+	ch->lead = full->lead;
+	memset(&full->body, 0, sizeof full->body);
+	memset(&full->lead, 0, sizeof full->lead);
+	/* The same bytes give the same sections: their prose moves over. */
+	for (size_t i = 0; i < ch->nsections && i < full->nsections; i++) {
+		struct section *a = &ch->sections[i], *b = &full->sections[i];
+		struct pieces t;
+		t = a->html; a->html = b->html; b->html = t;
+		t = a->title; a->title = b->title; b->title = t;
+		t = a->words; a->words = b->words; b->words = t;
+	}
+	chapter_free(full);
+}

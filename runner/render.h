@@ -9,7 +9,9 @@
  *   figure.c  the {chart} directive's figure and its text alternative
  *   page.c    the page frame: template, contents, navigation, writing
  *   search.c  the search index and the search page
- *   site.c    chapter pages, the book-wide pages, assets, the manifest
+ *   book_pages.c  provenance.html, runs.html and machines.html
+ *   site.c    chapter pages, the index and the one-page book, assets, and
+ *             which pages are up to date
  *
  * A renderer has no side effects but the files it writes, and starts no
  * process but gnuplot (plot.h). Everything that came from an experiment or
@@ -185,6 +187,12 @@ char *nav_link(const struct site_ctx *s, const struct chapter *ch,
                const char *rel, const char *label);
 void banner_html(const struct bundle *b, const struct site_opts *o,
                  struct buf *out);
+/* book_pages.c: provenance.html, machines.html (where bundles are
+ * compared) and runs.html. 0 or -1. */
+int provenance_page(const struct site_ctx *s);
+int machines_html_page(const struct site_ctx *s);
+int runs_page(const struct site_ctx *s);
+
 /* Fill the template with pg and write it if it changed. 0 or -1. */
 int page_write(const struct site_ctx *s, const struct page *pg);
 /* Write pg (its content unused) whose content content(fd, arg) writes in
