@@ -11,16 +11,19 @@ fail() {
 
 # Valgrind and the sanitizers exit 99 on an error; tests/run fails the case
 # even where its output was captured and its status not looked at.
+# Valgrind's own words go to a log of their own (fd 9), so that what labbook
+# says is checked as it is.
 lb() {
 	if [ -n "${VALGRIND:-}" ]; then
-		valgrind -q --error-exitcode=99 --leak-check=full \
+		valgrind -q --log-fd=9 --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite --show-leak-kinds=definite \
-			--trace-children=no "$LABBOOK" "$@"
+			--trace-children=no "$LABBOOK" "$@" 9>>"$LB_ERRORS.valgrind"
 	else
 		"$LABBOOK" "$@"
 	fi
 	local rc=$?
-	[ "$rc" = 99 ] && echo "labbook $*: valgrind or a sanitizer found errors" >> "$LB_ERRORS"
+	[ "$rc" = 99 ] && { echo "labbook $*: valgrind or a sanitizer found errors"
+		tail -n 40 "$LB_ERRORS.valgrind" 2>/dev/null; } >> "$LB_ERRORS"
 	return $rc
 }
 
@@ -28,9 +31,9 @@ lb() {
 # is in $BG (a function run with & would give the subshell's).
 lb_bg() {
 	if [ -n "${VALGRIND:-}" ]; then
-		valgrind -q --error-exitcode=99 --leak-check=full \
+		valgrind -q --log-fd=9 --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite --show-leak-kinds=definite \
-			--trace-children=no "$LABBOOK" "$@" &
+			--trace-children=no "$LABBOOK" "$@" 9>>"$LB_ERRORS.valgrind" &
 	else
 		"$LABBOOK" "$@" &
 	fi
