@@ -1,12 +1,10 @@
 /* frags.c - the pieces of a chapter page kept between builds (frags.h). */
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "frags.h"
 #include "util.h"
-#include <unistd.h>
 
 #define FRAGS_DIR ".labbook-frags"
 
@@ -95,23 +93,6 @@ int frags_close(struct frags *f)
 void frags_prune(const char *site, char *const *names, size_t n)
 {
 	char *dir = path_join(site, FRAGS_DIR);
-	DIR *dp = opendir(dir);
-	struct dirent *de;
-	while (dp && (de = readdir(dp))) {
-		size_t len = strlen(de->d_name);
-		if (len < 6 || strcmp(de->d_name + len - 5, ".json"))
-			continue;
-		int ours = 0;
-		for (size_t i = 0; i < n && !ours; i++)
-			ours = strlen(names[i]) == len - 5 &&
-			       !strncmp(names[i], de->d_name, len - 5);
-		if (!ours) {
-			char *path = path_join(dir, de->d_name);
-			unlink(path);
-			free(path);
-		}
-	}
-	if (dp)
-		closedir(dp);
+	dir_prune(dir, ".json", names, n);
 	free(dir);
 }

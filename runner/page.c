@@ -264,20 +264,6 @@ int page_write(const struct site_ctx *s, const struct page *pg)
 	return rc;
 }
 
-static int write_str(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 int page_write_stream(const struct site_ctx *s, const struct page *pg,
                       int (*content)(int fd, void *arg), void *arg)
 {
@@ -293,8 +279,8 @@ int page_write_stream(const struct site_ctx *s, const struct page *pg,
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	const char *after = mark + strlen(CONTENT_MARK);
-	if (fd < 0 || write_str(fd, html, (size_t)(mark - html)) != 0 ||
-	    content(fd, arg) != 0 || write_str(fd, after, strlen(after)) != 0) {
+	if (fd < 0 || fd_write_all(fd, html, (size_t)(mark - html)) != 0 ||
+	    content(fd, arg) != 0 || fd_write_all(fd, after, strlen(after)) != 0) {
 		diag("cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}

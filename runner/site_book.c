@@ -76,19 +76,11 @@ int onebook_has_part(const struct onebook *ob, size_t i)
 void onebook_prune(const struct onebook *ob)
 {
 	char *dir = path_join(ob->site, ONEBOOK_PARTS);
-	DIR *dp = opendir(dir);
-	struct dirent *de;
-	while (dp && (de = readdir(dp))) {
-		size_t n = strlen(de->d_name);
-		if (n < 6 || strcmp(de->d_name + n - 5, ".part") ||
-		    chapter_named(ob->bk, de->d_name, n - 5))
-			continue;
-		char *path = path_join(dir, de->d_name);
-		unlink(path);
-		free(path);
-	}
-	if (dp)
-		closedir(dp);
+	char **names = xcalloc(ob->bk->nchs ? ob->bk->nchs : 1, sizeof *names);
+	for (size_t i = 0; i < ob->bk->nchs; i++)
+		names[i] = ob->bk->chs[i]->name;
+	dir_prune(dir, ".part", names, ob->bk->nchs);
+	free(names);
 	free(dir);
 }
 
@@ -256,21 +248,6 @@ char *onebook_toc(const struct onebook *ob)
 	return buf_detach(&out);
 }
 
-/* Write all of data to fd. 0 or -1 with errno set. */
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, data, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		data += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Copy the file at path to fd, in the kernel where it can. 0 or -1. */
 static int copy_into(const char *path, int fd)
 {
@@ -292,7 +269,7 @@ static int copy_into(const char *path, int fd)
 		while ((n = read(in, chunk, sizeof chunk)) != 0) {
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n < 0 || write_all(fd, chunk, (size_t)n) != 0) {
+			if (n < 0 || fd_write_all(fd, chunk, (size_t)n) != 0) {
 				rc = -1;
 				break;
 			}
@@ -321,21 +298,21 @@ int onebook_write(const struct onebook *ob, int fd, int pdf_link)
 	               "contents\">\n<h2 id=\"book-contents\">Contents</h2>\n");
 	contents_list(ob->s, "contents", &out);
 	buf_puts(&out, "</nav>\n");
-	int rc = write_all(fd, out.data, out.len);
+	int rc = fd_write_all(fd, out.data, out.len);
 	for (size_t i = 0; rc == 0 && i < bk->nchs; i++) {
 		out.len = 0;
 		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "
 		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->name, i + 1);
-		rc = write_all(fd, out.data, out.len);
+		rc = fd_write_all(fd, out.data, out.len);
 		if (rc == 0 && ob->chapters[i]) {
-			rc = write_all(fd, ob->chapters[i], strlen(ob->chapters[i]));
+			rc = fd_write_all(fd, ob->chapters[i], strlen(ob->chapters[i]));
 		} else if (rc == 0) {
 			char *path = part_path(ob, i);
 			rc = copy_into(path, fd);
 			free(path);
 		}
 		if (rc == 0)
-			rc = write_all(fd, "</section>\n", 11);
+			rc = fd_write_all(fd, "</section>\n", 11);
 	}
 	buf_free(&out);
 	return rc;

@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -236,6 +237,45 @@ int file_write_atomic(const char *path, const void *data, size_t len)
 out:
 	free(tmp);
 	return rc;
+}
+
+int fd_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+void dir_prune(const char *dir, const char *suffix, char *const *names,
+               size_t n)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	size_t sl = strlen(suffix);
+	while (dp && (de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		if (len <= sl || strcmp(de->d_name + len - sl, suffix))
+			continue;
+		int keep = 0;
+		for (size_t i = 0; i < n && !keep; i++)
+			keep = strlen(names[i]) == len - sl &&
+			       !strncmp(names[i], de->d_name, len - sl);
+		if (!keep) {
+			char *path = path_join(dir, de->d_name);
+			unlink(path);
+			free(path);
+		}
+	}
+	if (dp)
+		closedir(dp);
 }
 
 int file_exists(const char *path)

@@ -76,6 +76,12 @@ int file_is_regular(const char *path);
  * rename, so readers never see half a file. 0 or -1 (reported).
  */
 int file_write_atomic(const char *path, const void *data, size_t len);
+/* Write all len bytes to fd, again after a signal. 0, or -1 with errno. */
+int fd_write_all(int fd, const void *data, size_t len);
+/* Remove from dir every file named NAME + suffix whose NAME is not one of
+ * the n names (a cache's entries for what is gone). */
+void dir_prune(const char *dir, const char *suffix, char *const *names,
+               size_t n);
 int file_exists(const char *path);
 /* Modification time in nanoseconds, or -1. */
 int64_t file_mtime(const char *path);
