@@ -63,6 +63,17 @@ static char *token(char kind, size_t index, int block)
 	                 block ? "\n" : "");
 }
 
+/*
+ * A chapter's tree lives in cmark's arena, as in the cmark-gfm program: its
+ * nodes are not freed one by one; the arena is reset once the chapter's
+ * plan has been copied out. What is rendered from it is malloc's, and
+ * freed as it is used.
+ */
+static cmark_mem *tree_mem(void)
+{
+	return cmark_get_arena_mem_allocator();
+}
+
 /* The inline parser found '{': a "{{ ... }}" on this line is a value. */
 static cmark_node *value_match(cmark_syntax_extension *ext,
                                cmark_parser *parser, cmark_node *parent,
@@ -93,7 +104,7 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 	if (!closed) {
 		diag_at(p->ch->path, line, "'{{' without a closing '}}' on its line "
 		        "(write '\\{{' for literal braces)");
-		node = cmark_node_new(CMARK_NODE_TEXT);
+		node = cmark_node_new_with_mem(CMARK_NODE_TEXT, tree_mem());
 		cmark_node_set_literal(node, "{{");
 		cmark_inline_parser_set_offset(ip, off + 2);
 	} else {
@@ -103,7 +114,7 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 		if (!*e->text)
 			diag_at(p->ch->path, line, "empty '{{ }}'");
 		char *tok = token('V', p->ch->nvalues - 1, 0);
-		node = cmark_node_new(CMARK_NODE_HTML_INLINE);
+		node = cmark_node_new_with_mem(CMARK_NODE_HTML_INLINE, tree_mem());
 		cmark_node_set_literal(node, tok);
 		free(tok);
 		cmark_inline_parser_set_offset(ip, end + 2);
@@ -170,10 +181,9 @@ static void pieces_split(struct pieces *out, const char *html, size_t len,
 
 static void html_replace(cmark_node *node, const char *html)
 {
-	cmark_node *rep = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+	cmark_node *rep = cmark_node_new_with_mem(CMARK_NODE_HTML_BLOCK, tree_mem());
 	cmark_node_set_literal(rep, html);
 	cmark_node_replace(node, rep);
-	cmark_node_free(node);
 }
 
 /* A heading becomes section n: its inner HTML, cut into pieces. */
@@ -181,7 +191,8 @@ static void heading_replace(struct parse *p, cmark_node *node,
                             cmark_llist *exts, size_t n)
 {
 	struct section *s = &p->ch->sections[n];
-	char *html = cmark_render_html(node, CMARK_OPTS, exts);
+	char *html = cmark_render_html_with_mem(node, CMARK_OPTS, exts,
+	                                        cmark_get_default_mem_allocator());
 	/* "<hN>inner</hN>\n" */
 	const char *inner = strchr(html, '>');
 	inner = inner ? inner + 1 : html;
@@ -241,7 +252,8 @@ static void code_replace(cmark_node *node)
  */
 static void table_replace(cmark_node *node, cmark_llist *exts, int n)
 {
-	char *table = cmark_render_html(node, CMARK_OPTS, exts);
+	char *table = cmark_render_html_with_mem(node, CMARK_OPTS, exts,
+	                                         cmark_get_default_mem_allocator());
 	char *html = xasprintf("<div class=\"table-wrap\" tabindex=\"0\" "
 	                       "role=\"region\" aria-label=\"table %d\">\n%s"
 	                       "</div>\n", n, table);
@@ -476,7 +488,7 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 			*ARRAY_PUSH(p.lines, p.nlines) = src + i + 1;
 
 	cmark_gfm_core_extensions_ensure_registered();
-	cmark_parser *parser = cmark_parser_new(CMARK_OPTS);
+	cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPTS, tree_mem());
 	static const char *exts[] = {"table", "strikethrough", "autolink"};
 	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
 		cmark_parser_attach_syntax_extension(
@@ -489,7 +501,8 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 	cmark_llist *extlist = cmark_parser_get_syntax_extensions(parser);
 
 	chapter_walk(&p, doc, extlist);
-	char *html = cmark_render_html(doc, CMARK_OPTS, extlist);
+	char *html = cmark_render_html_with_mem(doc, CMARK_OPTS, extlist,
+	                                        cmark_get_default_mem_allocator());
 	pieces_split(&ch->body, html, strlen(html), ch);
 	free(html);
 
@@ -514,8 +527,8 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 	}
 	free(ids);
 	free(titles);
-	cmark_node_free(doc);
 	cmark_parser_free(parser);
+	cmark_arena_reset();
 	free(p.lines);
 }
 
