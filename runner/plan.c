@@ -93,6 +93,10 @@ struct idset {
 	char **slot; /* borrowed strings, NULL when free */
 	size_t cap;  /* a power of two */
 	size_t n;
+	/* Each slug that was taken, owned, with the next suffix to try, so
+	 * that the k-th "Summary" costs one try, not k. */
+	char **base;
+	int *next;
 };
 
 static size_t id_hash(const char *s)
@@ -134,12 +138,20 @@ static char *heading_id(const struct idset *set, const char *text)
 	}
 	if (!id_taken(set, slug))
 		return slug;
+	size_t b = id_hash(slug) & (set->cap - 1);
+	while (set->base[b] && strcmp(set->base[b], slug))
+		b = (b + 1) & (set->cap - 1);
+	int k = set->base[b] ? set->next[b] : 2;
 	char *id = NULL;
-	for (int k = 2; !id || id_taken(set, id); k++) {
+	for (; !id || id_taken(set, id); k++) {
 		free(id);
 		id = xasprintf("%s-%d", slug, k);
 	}
-	free(slug);
+	if (set->base[b])
+		free(slug);
+	else
+		set->base[b] = slug;
+	set->next[b] = k;
 	return id;
 }
 
@@ -147,14 +159,20 @@ char **chapter_section_ids(const struct chapter *ch, char *const *titles)
 {
 	size_t n = ch->nsections;
 	char **ids = xcalloc(n ? n : 1, sizeof *ids);
-	struct idset set = {NULL, 16, 0};
+	struct idset set = {NULL, 16, 0, NULL, NULL};
 	while (set.cap < 2 * n + 2)
 		set.cap *= 2;
 	set.slot = xcalloc(set.cap, sizeof *set.slot);
+	set.base = xcalloc(set.cap, sizeof *set.base);
+	set.next = xcalloc(set.cap, sizeof *set.next);
 	for (size_t i = 0; i < n; i++) {
 		ids[i] = heading_id(&set, titles[i]);
 		id_add(&set, ids[i]);
 	}
+	for (size_t i = 0; i < set.cap; i++)
+		free(set.base[i]);
+	free(set.base);
+	free(set.next);
 	free(set.slot);
 	return ids;
 }
