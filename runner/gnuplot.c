@@ -9,11 +9,36 @@
 
 const int chart_width[2] = {760, 400};
 
-/* $LABBOOK_GNUPLOT names another gnuplot (or none, to test without one). */
+/*
+ * $LABBOOK_GNUPLOT names another gnuplot (or none, to test without one).
+ * Where it is looked for on PATH is an input of the build (util.h's
+ * input_note): a gnuplot installed or upgraded since makes the next build
+ * draw again.
+ */
 static const char *gnuplot(void)
 {
 	const char *g = getenv("LABBOOK_GNUPLOT");
-	return g && *g ? g : "gnuplot";
+	g = g && *g ? g : "gnuplot";
+	static int noted;
+	if (!noted) {
+		noted = 1;
+		const char *path = getenv("PATH");
+		if (strchr(g, '/') || !path) {
+			input_note(g);
+		} else {
+			char *dirs = xstrdup(path), *save = NULL;
+			for (char *d = strtok_r(dirs, ":", &save); d;
+			     d = strtok_r(NULL, ":", &save)) {
+				char *p = path_join(*d ? d : ".", g);
+				int there = file_exists(p);
+				free(p);
+				if (there)
+					break;
+			}
+			free(dirs);
+		}
+	}
+	return g;
 }
 
 int plot_available(void)

@@ -59,3 +59,21 @@ lbp
 expect_err "claim does not hold"
 [ -f site/.labbook-stamp ] && fail "a build that warned left a stamp"
 true
+# A tool that was missing and is installed since: where it was looked for
+# is an input, so the charts are drawn.
+rm -f chapters/02-b.md
+cat >> chapters/01-a.md <<'MD'
+
+```{chart} squares
+data: sq
+x: n
+y: y
+```
+MD
+mkdir -p bin
+LABBOOK_GNUPLOT="$PWD/bin/gnuplot" rebuilt
+grep -q "gnuplot is not installed" site/a.html || fail "a missing gnuplot is not said"
+LABBOOK_GNUPLOT="$PWD/bin/gnuplot" up_to_date
+ln -s "$(command -v gnuplot)" bin/gnuplot
+LABBOOK_GNUPLOT="$PWD/bin/gnuplot" rebuilt
+[ -f site/fig/squares.svg ] || fail "a gnuplot installed since did not draw the chart"
