@@ -181,15 +181,24 @@ static int fd_read_all(int fd, struct buf *b, size_t cap)
 char *file_read(const char *path, size_t *len)
 {
 	input_note(path);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put where a file was expected does not hang us;
+	 * it, a folder or a device is refused. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
+	struct stat st;
+	int known = fstat(fd, &st) == 0;
+	if (!known || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = known && S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return NULL;
+	}
 	struct buf b = BUF_INIT;
-	int rc = fd_read_all(fd, &b, SIZE_MAX - 1);
+	int rc = fd_read_all(fd, &b, FILE_READ_CAP);
 	close(fd);
-	if (rc != 0) {
+	if (rc != 0 || b.len > FILE_READ_CAP) {
 		buf_free(&b);
-		errno = EIO;
+		errno = rc != 0 ? EIO : EFBIG;
 		return NULL;
 	}
 	buf_grow(&b, 1);

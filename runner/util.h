@@ -60,7 +60,10 @@ void diag_quiet(int quiet);
 void util_on_input(void (*fn)(const char *path));
 void input_note(const char *path);
 
-/* Read a whole file; NUL-terminated, length in *len. NULL with errno set. */
+/* Read a whole regular file of at most FILE_READ_CAP bytes; NUL-terminated,
+ * length in *len. NULL with errno set (EISDIR, EINVAL for a FIFO or
+ * device, EFBIG past the cap). */
+#define FILE_READ_CAP (1u << 30)
 char *file_read(const char *path, size_t *len);
 /*
  * Read a regular file of at most cap bytes; NUL-terminated, length in

@@ -1,0 +1,35 @@
+# The site folder's own files (the stamp, the plans, the page manifest, the
+# search entries, a page's kept pieces) are read back by the next build: a
+# FIFO, a folder or garbage in their place is taken as no cache, never
+# waited on, and the pages are made again; a folder where a cache must be
+# written is a clear error.
+cp -r "$ROOT/tests/regress/directives/res" .
+mkdir -p kernels chapters
+cp -r "$ROOT/tests/regress/directives/kernels/." kernels/
+cp "$ROOT/tests/regress/directives/chapters/01-squares.md" chapters/
+printf '\nThe largest is {{ max(sq.y) }}.\n' >> chapters/01-squares.md
+lbs() { OUT=$(timeout 60 "$LABBOOK" build --no-run --results res --site site --templates "$ROOT/templates" --quiet 2>&1); RC=$?; }
+lbs
+expect_rc 0
+cp site/squares.html want.html
+printf '\nMore prose.\n' >> chapters/01-squares.md
+for f in .labbook-stamp .labbook-plans .labbook-pages .labbook-search \
+         .labbook-frags/squares.json; do
+	rm -rf "site/$f" && mkfifo "site/$f"
+done
+lbs
+[ "$RC" = 124 ] && fail "a FIFO in the site folder hung the build"
+expect_rc 0
+grep -q "More prose" site/squares.html || fail "the page was not made again"
+grep -q "The largest is 25" site/squares.html || fail "the value is missing"
+for f in .labbook-stamp .labbook-plans .labbook-pages .labbook-search; do
+	rm -rf "site/$f" && mkdir "site/$f"
+done
+rm -rf site/.labbook-frags/squares.json && printf '{"x": [1, 2' > site/.labbook-frags/squares.json
+printf '\nEven more.\n' >> chapters/01-squares.md
+lbs
+[ "$RC" = 124 ] && fail "a folder in the site folder hung the build"
+expect_rc 1
+expect_err "cannot write site/.labbook-pages: Is a directory"
+grep -q "Even more" site/squares.html || fail "the page was not made again past folders and garbage"
+grep -q "The largest is 25" site/squares.html || fail "the value is missing past garbage"
