@@ -8,7 +8,16 @@ mkdir -p kernels chapters
 cp -r "$ROOT/tests/regress/directives/kernels/." kernels/
 cp "$ROOT/tests/regress/directives/chapters/01-squares.md" chapters/
 printf '\nThe largest is {{ max(sq.y) }}.\n' >> chapters/01-squares.md
-lbs() { OUT=$(timeout 60 "$LABBOOK" build --no-run --results res --site site --templates "$ROOT/templates" --quiet 2>&1); RC=$?; }
+# As lb runs labbook (under valgrind too), with a time limit: a hang fails.
+lbs() {
+	OUT=$(timeout 120 ${VALGRIND:+valgrind -q --log-fd=9 --error-exitcode=99 \
+		--leak-check=full --errors-for-leak-kinds=definite} "$LABBOOK" build \
+		--no-run --results res --site site --templates "$ROOT/templates" \
+		--quiet 2>&1 9>>"$LB_ERRORS.valgrind")
+	RC=$?
+	[ "$RC" = 99 ] && fail "valgrind found errors: $OUT"
+	return 0
+}
 lbs
 expect_rc 0
 cp site/squares.html want.html
