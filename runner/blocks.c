@@ -466,17 +466,6 @@ void block_key(const struct page_ctx *c, const struct directive *d,
 	free(facts);
 }
 
-/* A chart kept as a piece stands only while its drawings do. */
-static int chart_files_there(const struct page_ctx *c, const struct directive *d)
-{
-	char *svg = xasprintf("%s/fig/%s.svg", c->s->o->dir, d->id);
-	char *narrow = xasprintf("%s/fig/%s-narrow.svg", c->s->o->dir, d->id);
-	int there = file_exists(svg) && file_exists(narrow);
-	free(svg);
-	free(narrow);
-	return there;
-}
-
 static void block_make(struct page_ctx *c, const struct directive *d,
                        struct buf *out);
 
@@ -490,7 +479,7 @@ int block_kept(const struct page_ctx *c, const struct directive *d)
 		return 0;
 	block_key(c, d, key);
 	return frags_get(c->frags, key, &len, &fc) &&
-	       (d->kind != DIR_CHART || chart_files_there(c, d));
+	       (d->kind != DIR_CHART || plot_drawn(c->s->o->dir, d->id));
 }
 
 void block_html(struct page_ctx *c, const struct directive *d,
@@ -510,7 +499,7 @@ void block_html(struct page_ctx *c, const struct directive *d,
 		size_t len;
 		block_key(c, d, key);
 		const char *html = frags_get(c->frags, key, &len, &fc);
-		if (html && (d->kind != DIR_CHART || chart_files_there(c, d))) {
+		if (html && (d->kind != DIR_CHART || plot_drawn(c->s->o->dir, d->id))) {
 			buf_put(out, html, len);
 			c->figures += fc.figures;
 			c->tables += fc.tables;

@@ -430,8 +430,7 @@ int chart_draw(const struct chart *c, const char *site_dir,
 	out->gp = xasprintf("fig/%s.gp", id);
 	out->csv = xasprintf("fig/%s.csv", id);
 	char *old = file_read(gp_path, NULL);
-	int same = old && !strcmp(old, gp->data) && file_exists(svg_path) &&
-	           file_exists(nsvg_path);
+	int same = old && !strcmp(old, gp->data) && plot_drawn(site_dir, id);
 	free(old);
 	if (mkdir_p(figdir) != 0 ||
 	    file_write_atomic(csv_path, csv->data, csv->len) != 0)
@@ -484,6 +483,16 @@ out:
 }
 
 
+int plot_drawn(const char *site_dir, const char *id)
+{
+	char *svg = xasprintf("%s/fig/%s.svg", site_dir, id);
+	char *narrow = xasprintf("%s/fig/%s-narrow.svg", site_dir, id);
+	int there = file_exists(svg) && file_exists(narrow);
+	free(svg);
+	free(narrow);
+	return there;
+}
+
 /* The charts plot_prepare made, kept for plot_render to take. */
 static struct memo {
 	const struct directive *d;
@@ -506,12 +515,8 @@ int plot_memo_take(const struct directive *d, const struct bundle *b,
 		/* plot_draw has drawn it since, or failed to: then it is made
 		 * again, and drawn alone, so that gnuplot's words are shown. */
 		if (out->pending) {
-			char *svg = path_join(site_dir, out->svg);
-			char *narrow = path_join(site_dir, out->svg_narrow);
 			out->pending = 0;
-			out->drawn = file_exists(svg) && file_exists(narrow);
-			free(svg);
-			free(narrow);
+			out->drawn = plot_drawn(site_dir, d->id);
 		}
 		out->redrawn = 0;
 		if (!out->drawn) {

@@ -72,6 +72,9 @@ char *plot_prepare(const struct directive *d, const char *path,
                    struct bundle *b, const char *site_dir);
 int plot_draw(const char *site_dir, char *const *names, size_t n);
 void plot_memo_clear(void);
+/* Are both drawings of chart id (fig/ID.svg and fig/ID-narrow.svg) in
+ * site_dir? */
+int plot_drawn(const char *site_dir, const char *id);
 
 /*
  * A value of a chart axis in words: with unit "bytes", binary prefixes

@@ -331,12 +331,8 @@ static const cJSON *chapter_fresh(const struct site_ctx *s,
 		const struct directive *d = &ch->dirs[k];
 		if (d->kind != DIR_CHART || d->error || !d->id)
 			continue;
-		char *svg = xasprintf("%s/fig/%s.svg", s->o->dir, d->id);
-		char *narrow = xasprintf("%s/fig/%s-narrow.svg", s->o->dir, d->id);
-		if (!file_exists(svg) || !file_exists(narrow))
+		if (!plot_drawn(s->o->dir, d->id))
 			old = NULL;
-		free(svg);
-		free(narrow);
 	}
 	free(path);
 	free(file);
