@@ -62,13 +62,7 @@ int chapter_cache_close(struct chapter_cache *c)
 	cJSON_AddStringToObject(all, "self", c->self);
 	cJSON_AddItemToObject(all, "chapters", c->now);
 	char *text = cJSON_PrintUnformatted(all);
-	size_t oldlen;
-	char *old = file_read(c->path, &oldlen);
-	int rc = 0;
-	if (!old || oldlen != strlen(text) || memcmp(old, text, oldlen))
-		rc = mkdir_parents(c->path) == 0
-		         ? file_write_atomic(c->path, text, strlen(text)) : -1;
-	free(old);
+	int rc = file_write_if_changed(c->path, text, strlen(text), NULL);
 	free(text);
 	cJSON_Delete(all);
 	cJSON_Delete(c->old);

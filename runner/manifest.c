@@ -117,16 +117,11 @@ void manifest_search_put(struct manifest *m, const char *page, cJSON *entries)
 	cJSON_AddItemToObject(m->search, page, entries);
 }
 
-/* Write text to path unless it holds it already. 0 or -1. */
+/* Write v to path unless it holds it already. 0 or -1. */
 static int json_write(const char *path, const cJSON *v)
 {
 	char *text = cJSON_PrintUnformatted(v);
-	size_t oldlen;
-	char *old = file_read(path, &oldlen);
-	int rc = 0;
-	if (!old || oldlen != strlen(text) || memcmp(old, text, oldlen))
-		rc = file_write_atomic(path, text, strlen(text));
-	free(old);
+	int rc = file_write_if_changed(path, text, strlen(text), NULL);
 	free(text);
 	return rc;
 }

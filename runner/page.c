@@ -1,12 +1,7 @@
 /* page.c - the page frame: the template, the contents, the links to the
  * neighbouring chapters, and writing a page only when it changed. */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "render.h"
 #include "util.h"
@@ -48,26 +43,6 @@ static char *template_fill(const char *tmpl, const struct tvar *vars, size_t n)
 		p = e + 2;
 	}
 	return buf_detach(&out);
-}
-
-int write_if_changed(const char *path, const char *data, size_t len,
-                     int *written)
-{
-	/* A file of another size differs without being read. */
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size == len) {
-		size_t oldlen;
-		char *old = file_read(path, &oldlen);
-		int same = old && oldlen == len && !memcmp(old, data, len);
-		free(old);
-		if (same)
-			return 0;
-	}
-	if (mkdir_parents(path) != 0 || file_write_atomic(path, data, len) != 0)
-		return -1;
-	(*written)++;
-	return 0;
 }
 
 const struct outline *outline_of(const struct site_ctx *s,
@@ -258,10 +233,27 @@ int page_write(const struct site_ctx *s, const struct page *pg)
 {
 	char *html = page_frame(s, pg, pg->content);
 	char *path = path_join(s->o->dir, pg->file);
-	int rc = write_if_changed(path, html, strlen(html), &s->st->pages_written);
+	int rc = file_write_if_changed(path, html, strlen(html),
+	                               &s->st->pages_written);
 	free(path);
 	free(html);
 	return rc;
+}
+
+struct page_stream {
+	const char *head, *tail; /* the frame before and after the content */
+	size_t head_len;
+	int (*content)(int fd, void *arg);
+	void *arg;
+};
+
+static int page_stream_fill(int fd, void *arg)
+{
+	const struct page_stream *p = arg;
+	if (fd_write_all(fd, p->head, p->head_len) != 0 ||
+	    p->content(fd, p->arg) != 0)
+		return -1;
+	return fd_write_all(fd, p->tail, strlen(p->tail));
 }
 
 int page_write_stream(const struct site_ctx *s, const struct page *pg,
@@ -269,35 +261,17 @@ int page_write_stream(const struct site_ctx *s, const struct page *pg,
 {
 	char *html = page_frame(s, pg, CONTENT_MARK);
 	char *path = path_join(s->o->dir, pg->file);
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	char *mark = strstr(html, CONTENT_MARK);
-	int rc = -1, fd = -1;
+	int rc = -1;
 	if (!mark) {
 		diag("the page template has no {{ content }}: %s cannot be written",
 		     path);
-		goto out;
+	} else {
+		struct page_stream p = {html, mark + strlen(CONTENT_MARK),
+		                        (size_t)(mark - html), content, arg};
+		rc = file_write_atomic_with(path, page_stream_fill, &p);
+		s->st->pages_written += rc == 0;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	const char *after = mark + strlen(CONTENT_MARK);
-	if (fd < 0 || fd_write_all(fd, html, (size_t)(mark - html)) != 0 ||
-	    content(fd, arg) != 0 || fd_write_all(fd, after, strlen(after)) != 0) {
-		diag("cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
-		fd = -1;
-		diag("cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	s->st->pages_written++;
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (rc)
-		unlink(tmp);
-	free(tmp);
 	free(path);
 	free(html);
 	return rc;

@@ -200,9 +200,6 @@ int page_write(const struct site_ctx *s, const struct page *pg);
  * content returns 0, or -1 with errno set. 0 or -1 (reported). */
 int page_write_stream(const struct site_ctx *s, const struct page *pg,
                       int (*content)(int fd, void *arg), void *arg);
-/* Write data to path unless the file holds it already; counts writes. */
-int write_if_changed(const char *path, const char *data, size_t len,
-                     int *written);
 /* The outline of a chapter (by pointer). */
 const struct outline *outline_of(const struct site_ctx *s,
                                  const struct chapter *ch);

@@ -62,7 +62,7 @@ int search_index_write(const struct site_ctx *s, const cJSON *index)
 	buf_puts(&js, json);
 	buf_puts(&js, ";\n");
 	char *path = path_join(s->o->dir, "search-index.js");
-	int dummy = 0, rc = write_if_changed(path, js.data, js.len, &dummy);
+	int rc = file_write_if_changed(path, js.data, js.len, NULL);
 	free(path);
 	buf_free(&js);
 	free(json);

@@ -58,9 +58,8 @@ int onebook_add(struct onebook *ob, size_t i, const char *html)
 	free(ob->chapters[i]);
 	ob->chapters[i] = buf_detach(&out);
 	char *path = part_path(ob, i);
-	int written = 0;
-	int rc = write_if_changed(path, ob->chapters[i], strlen(ob->chapters[i]),
-	                          &written);
+	int rc = file_write_if_changed(path, ob->chapters[i],
+	                               strlen(ob->chapters[i]), NULL);
 	free(path);
 	return rc;
 }

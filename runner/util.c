@@ -208,44 +208,63 @@ char *file_read(const char *path, size_t *len)
 	return buf_detach(&b);
 }
 
-int file_write_atomic(const char *path, const void *data, size_t len)
+int file_write_atomic_with(const char *path, int (*fill)(int fd, void *arg),
+                          void *arg)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int rc = -1;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		diag("cannot write %s: %s", path, strerror(errno));
-		goto out;
+	if (fd >= 0 && fill(fd, arg) == 0) {
+		rc = close(fd);
+		fd = -1;
+		if (rc == 0)
+			rc = rename(tmp, path);
 	}
-	const char *p = data;
-	size_t left = len;
-	while (left > 0) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			diag("cannot write %s: %s", path, strerror(errno));
+	if (rc != 0) {
+		diag("cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
 			close(fd);
-			unlink(tmp);
-			goto out;
-		}
-		p += w;
-		left -= (size_t)w;
-	}
-	if (close(fd) != 0) {
-		diag("cannot write %s: %s", path, strerror(errno));
 		unlink(tmp);
-		goto out;
 	}
-	if (rename(tmp, path) != 0) {
-		diag("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
 	free(tmp);
-	return rc;
+	return rc ? -1 : 0;
+}
+
+struct bytes {
+	const void *data;
+	size_t len;
+};
+
+static int bytes_fill(int fd, void *arg)
+{
+	const struct bytes *b = arg;
+	return fd_write_all(fd, b->data, b->len);
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	struct bytes b = {data, len};
+	return file_write_atomic_with(path, bytes_fill, &b);
+}
+
+int file_write_if_changed(const char *path, const void *data, size_t len,
+                          int *written)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size == len) {
+		size_t oldlen;
+		char *old = file_read(path, &oldlen);
+		int same = old && oldlen == len && !memcmp(old, data, len);
+		free(old);
+		if (same)
+			return 0;
+	}
+	if (mkdir_parents(path) != 0 || file_write_atomic(path, data, len) != 0)
+		return -1;
+	if (written)
+		(*written)++;
+	return 0;
 }
 
 int fd_write_all(int fd, const void *data, size_t len)

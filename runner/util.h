@@ -79,6 +79,16 @@ int file_is_regular(const char *path);
  * rename, so readers never see half a file. 0 or -1 (reported).
  */
 int file_write_atomic(const char *path, const void *data, size_t len);
+/* The same, with what fill(fd, arg) writes (0, or -1 with errno set). */
+int file_write_atomic_with(const char *path, int (*fill)(int fd, void *arg),
+                           void *arg);
+/*
+ * file_write_atomic, unless path holds data already (a file of another
+ * size differs without being read), making the folders above it. Adds 1
+ * to *written (unless NULL) when it wrote. 0 or -1 (reported).
+ */
+int file_write_if_changed(const char *path, const void *data, size_t len,
+                          int *written);
 /* Write all len bytes to fd, again after a signal. 0, or -1 with errno. */
 int fd_write_all(int fd, const void *data, size_t len);
 /* Remove from dir every file named NAME + suffix whose NAME is not one of
