@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "highlight.h"
 #include "util.h"
@@ -64,14 +65,13 @@ static char *token(char kind, size_t index, int block)
 }
 
 /*
- * A chapter's tree lives in cmark's arena, as in the cmark-gfm program: its
- * nodes are not freed one by one; the arena is reset once the chapter's
- * plan has been copied out. What is rendered from it is malloc's, and
- * freed as it is used.
+ * A chapter's tree and the HTML rendered from it live in the arena
+ * (arena.h): nothing is freed one by one, and the arena is reset once the
+ * chapter's plan has been copied out.
  */
 static cmark_mem *tree_mem(void)
 {
-	return cmark_get_arena_mem_allocator();
+	return arena_mem();
 }
 
 /* The inline parser found '{': a "{{ ... }}" on this line is a value. */
@@ -192,7 +192,7 @@ static void heading_replace(struct parse *p, cmark_node *node,
 {
 	struct section *s = &p->ch->sections[n];
 	char *html = cmark_render_html_with_mem(node, CMARK_OPTS, exts,
-	                                        cmark_get_default_mem_allocator());
+	                                        tree_mem());
 	/* "<hN>inner</hN>\n" */
 	const char *inner = strchr(html, '>');
 	inner = inner ? inner + 1 : html;
@@ -202,7 +202,6 @@ static void heading_replace(struct parse *p, cmark_node *node,
 		close = last;
 	pieces_split(&s->html, inner, close ? (size_t)(close - inner) : strlen(inner),
 	             p->ch);
-	free(html);
 	char *tok = token('S', n, 1);
 	html_replace(node, tok);
 	free(tok);
@@ -253,13 +252,12 @@ static void code_replace(cmark_node *node)
 static void table_replace(cmark_node *node, cmark_llist *exts, int n)
 {
 	char *table = cmark_render_html_with_mem(node, CMARK_OPTS, exts,
-	                                         cmark_get_default_mem_allocator());
+	                                         tree_mem());
 	char *html = xasprintf("<div class=\"table-wrap\" tabindex=\"0\" "
 	                       "role=\"region\" aria-label=\"table %d\">\n%s"
 	                       "</div>\n", n, table);
 	html_replace(node, html);
 	free(html);
-	free(table);
 }
 
 /* Is line (1-based) of the source a fence that closes one of c x len? */
@@ -502,9 +500,8 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 
 	chapter_walk(&p, doc, extlist);
 	char *html = cmark_render_html_with_mem(doc, CMARK_OPTS, extlist,
-	                                        cmark_get_default_mem_allocator());
+	                                        tree_mem());
 	pieces_split(&ch->body, html, strlen(html), ch);
-	free(html);
 
 	/* Titles without values have their ids now; the others when rendered. */
 	char **titles = xcalloc(ch->nsections ? ch->nsections : 1, sizeof *titles);
@@ -528,7 +525,7 @@ static void chapter_parse(struct chapter *ch, const char *src, size_t len)
 	free(ids);
 	free(titles);
 	cmark_parser_free(parser);
-	cmark_arena_reset();
+	arena_reset();
 	free(p.lines);
 }
 
