@@ -5,14 +5,16 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "manifest.h"
 #include "util.h"
 
 #define MANIFEST_FILE ".labbook-pages"
-#define SEARCH_FILE ".labbook-search"
+/* What earlier builds kept beside it, removed when it is written. */
+#define OLD_SEARCH_FILE ".labbook-search"
 /* Bumped when what the manifest holds changes shape. */
-#define MANIFEST_VERSION 1
+#define MANIFEST_VERSION 2
 
 struct entry {
 	const char *page;
@@ -21,14 +23,13 @@ struct entry {
 
 struct manifest {
 	char *path;
-	char *search_path;
+	char *site;
 	cJSON *old;   /* what the last build wrote: page name -> entry */
 	struct entry *index; /* old's entries sorted by page, for lookups */
 	size_t nindex;
+	cJSON *old_files; /* the last build's records of book-wide files */
 	cJSON *pages; /* what this build writes */
-	cJSON *old_search; /* page name -> search entries, read when asked */
-	int search_read;
-	cJSON *search; /* this build's, when it made the search index */
+	cJSON *files;
 };
 
 static int entry_cmp(const void *a, const void *b)
@@ -49,16 +50,21 @@ struct manifest *manifest_load(const char *site_dir)
 {
 	struct manifest *m = xcalloc(1, sizeof *m);
 	m->path = path_join(site_dir, MANIFEST_FILE);
-	m->search_path = path_join(site_dir, SEARCH_FILE);
+	m->site = xstrdup(site_dir);
 	m->pages = cJSON_CreateObject();
+	m->files = cJSON_CreateObject();
 	cJSON *all = json_load(m->path);
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(all, "version");
 	cJSON *pages = cJSON_DetachItemFromObjectCaseSensitive(all, "pages");
+	cJSON *files = cJSON_DetachItemFromObjectCaseSensitive(all, "files");
 	if (cJSON_IsNumber(v) && v->valueint == MANIFEST_VERSION &&
-	    cJSON_IsObject(pages))
+	    cJSON_IsObject(pages) && cJSON_IsObject(files)) {
 		m->old = pages;
-	else
+		m->old_files = files;
+	} else {
 		cJSON_Delete(pages);
+		cJSON_Delete(files);
+	}
 	cJSON_Delete(all);
 	const cJSON *e;
 	cJSON_ArrayForEach(e, m->old)
@@ -76,12 +82,12 @@ void manifest_free(struct manifest *m)
 	if (!m)
 		return;
 	cJSON_Delete(m->old);
+	cJSON_Delete(m->old_files);
 	cJSON_Delete(m->pages);
-	cJSON_Delete(m->old_search);
-	cJSON_Delete(m->search);
+	cJSON_Delete(m->files);
 	free(m->index);
 	free(m->path);
-	free(m->search_path);
+	free(m->site);
 	free(m);
 }
 
@@ -101,20 +107,15 @@ void manifest_put(struct manifest *m, const char *page, cJSON *entry)
 	cJSON_AddItemToObject(m->pages, page, entry);
 }
 
-cJSON *manifest_search_take(struct manifest *m, const char *page)
+const cJSON *manifest_file(const struct manifest *m, const char *file)
 {
-	if (!m->search_read) {
-		m->old_search = json_load(m->search_path);
-		m->search_read = 1;
-	}
-	return cJSON_DetachItemFromObjectCaseSensitive(m->old_search, page);
+	return cJSON_GetObjectItemCaseSensitive(m->old_files, file);
 }
 
-void manifest_search_put(struct manifest *m, const char *page, cJSON *entries)
+void manifest_file_put(struct manifest *m, const char *file, cJSON *rec)
 {
-	if (!m->search)
-		m->search = cJSON_CreateObject();
-	cJSON_AddItemToObject(m->search, page, entries);
+	if (rec)
+		cJSON_AddItemToObject(m->files, file, rec);
 }
 
 /* Write v to path unless it holds it already. 0 or -1. */
@@ -131,10 +132,12 @@ int manifest_write(struct manifest *m)
 	cJSON *all = cJSON_CreateObject();
 	cJSON_AddNumberToObject(all, "version", MANIFEST_VERSION);
 	cJSON_AddItemReferenceToObject(all, "pages", m->pages);
+	cJSON_AddItemReferenceToObject(all, "files", m->files);
 	int rc = json_write(m->path, all);
 	cJSON_Delete(all);
-	if (m->search && json_write(m->search_path, m->search) != 0)
-		rc = -1;
+	char *old = path_join(m->site, OLD_SEARCH_FILE);
+	unlink(old);
+	free(old);
 	return rc;
 }
 

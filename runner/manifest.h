@@ -3,8 +3,9 @@
  *
  * The site folder holds a small JSON file that maps each chapter page to
  * the keys of its inputs when it was written, and what the book-wide pages
- * need from it (its outline and claim counts); a second file keeps its
- * search entries. A page whose keys match is not made again.
+ * need from it (its outline and claim counts), and the records of the
+ * book-wide files made of the pages' slices (slices.h). A page whose keys
+ * match is not made again.
  */
 #ifndef LB_MANIFEST_H
 #define LB_MANIFEST_H
@@ -27,13 +28,12 @@ const cJSON *manifest_get(const struct manifest *m, const char *page,
 /* This build's entry for page (the manifest takes entry). */
 void manifest_put(struct manifest *m, const char *page, cJSON *entry);
 /*
- * The search entries of page, kept apart (they are most of the bytes) and
- * read only when the search index is made again: the last build's (the
- * caller takes them; NULL when there are none), and this build's (the
- * manifest takes entries).
+ * The record of a book-wide file (book.html, search-index.js; slices.h):
+ * the last build's (borrowed; NULL when there is none), and this build's
+ * (the manifest takes rec; NULL puts nothing).
  */
-cJSON *manifest_search_take(struct manifest *m, const char *page);
-void manifest_search_put(struct manifest *m, const char *page, cJSON *entries);
+const cJSON *manifest_file(const struct manifest *m, const char *file);
+void manifest_file_put(struct manifest *m, const char *file, cJSON *rec);
 /* Write this build's entries, if they changed. 0 or -1 (reported). */
 int manifest_write(struct manifest *m);
 

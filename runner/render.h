@@ -206,9 +206,14 @@ const struct outline *outline_of(const struct site_ctx *s,
 
 /* search.c */
 
-/* Add one entry per section of chapter i to index (a JSON array). */
-void search_add(const struct site_ctx *s, size_t i, cJSON *index);
-int search_index_write(const struct site_ctx *s, const cJSON *index);
+struct slices;
+/* Chapter i's entries of the search index: JSON objects joined by commas,
+ * one per section (caller frees). */
+char *search_entries(const struct site_ctx *s, size_t i);
+/* Write search-index.js: chapter i's entries from entries[i], or, where
+ * that is NULL, from the last index's slice (sl). 0 or -1 (reported). */
+int search_index_write(const struct site_ctx *s, struct slices *sl,
+                       char *const *entries);
 int search_page(const struct site_ctx *s);
 
 #endif

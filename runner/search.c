@@ -3,34 +3,66 @@
 #include <string.h>
 
 #include "render.h"
+#include "slices.h"
 #include "util.h"
 
-static void search_entry(cJSON *index, const struct site_ctx *s, size_t i,
-                         const char *url, const char *title, const char *text)
+/* Append s as a JSON string, escaped as cJSON escapes it. */
+static void json_string(struct buf *out, const char *s, size_t len)
 {
-	cJSON *e = cJSON_CreateObject();
-	cJSON_AddStringToObject(e, "u", url);
-	cJSON_AddNumberToObject(e, "n", (double)(i + 1));
-	cJSON_AddStringToObject(e, "c", s->outline[i].title);
-	cJSON_AddStringToObject(e, "s", title);
-	cJSON_AddStringToObject(e, "t", text);
-	cJSON_AddItemToArray(index, e);
+	buf_putc(out, '"');
+	size_t from = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		buf_put(out, s + from, i - from);
+		from = i + 1;
+		switch (c) {
+		case '"': buf_puts(out, "\\\""); break;
+		case '\\': buf_puts(out, "\\\\"); break;
+		case '\b': buf_puts(out, "\\b"); break;
+		case '\f': buf_puts(out, "\\f"); break;
+		case '\n': buf_puts(out, "\\n"); break;
+		case '\r': buf_puts(out, "\\r"); break;
+		case '\t': buf_puts(out, "\\t"); break;
+		default: buf_printf(out, "\\u%04x", c); break;
+		}
+	}
+	buf_put(out, s + from, len - from);
+	buf_putc(out, '"');
+}
+
+static void search_entry(struct buf *out, const struct site_ctx *s, size_t i,
+                         const char *url, const char *title,
+                         const struct buf *text)
+{
+	if (out->len)
+		buf_putc(out, ',');
+	buf_puts(out, "{\"u\":");
+	json_string(out, url, strlen(url));
+	buf_printf(out, ",\"n\":%zu,\"c\":", i + 1);
+	json_string(out, s->outline[i].title, strlen(s->outline[i].title));
+	buf_puts(out, ",\"s\":");
+	json_string(out, title, strlen(title));
+	buf_puts(out, ",\"t\":");
+	json_string(out, text->len ? text->data : "", text->len);
+	buf_putc(out, '}');
 }
 
 /*
  * One entry for the prose before the first heading, and one per heading of
  * levels 1 to 3; the words under a deeper heading belong to the one above.
  */
-void search_add(const struct site_ctx *s, size_t i, cJSON *index)
+char *search_entries(const struct site_ctx *s, size_t i)
 {
 	const struct chapter *ch = s->bk->chs[i];
 	const struct outline *ol = &s->outline[i];
-	struct buf text = BUF_INIT;
+	struct buf out = BUF_INIT, text = BUF_INIT;
 	char *url = xasprintf("%s.html", ch->name);
 	struct text_src src = {s->b, s->bk, s->frags ? s->frags[i] : NULL};
 	pieces_text_of(&src, ch, &ch->lead, &text);
 	if (text.len)
-		search_entry(index, s, i, url, ol->title, text.data);
+		search_entry(&out, s, i, url, ol->title, &text);
 	for (size_t k = 0; k < ch->nsections;) {
 		const struct section *sec = &ch->sections[k];
 		buf_reset(&text);
@@ -44,28 +76,50 @@ void search_add(const struct site_ctx *s, size_t i, cJSON *index)
 		free(url);
 		url = sec->level == 1 ? xasprintf("%s.html", ch->name)
 		                      : xasprintf("%s.html#%s", ch->name, ol->ids[k]);
-		search_entry(index, s, i, url, ol->titles[k],
-		             text.len ? text.data : "");
+		search_entry(&out, s, i, url, ol->titles[k], &text);
 		k = next;
 	}
 	free(url);
 	buf_free(&text);
+	if (!out.data)
+		return xstrdup("");
+	return buf_detach(&out);
 }
 
-int search_index_write(const struct site_ctx *s, const cJSON *index)
+struct index_fill {
+	const struct site_ctx *s;
+	struct slices *sl;
+	char *const *entries;
+};
+
+static int index_fill(int fd, void *arg)
 {
-	char *json = cJSON_PrintUnformatted(index);
-	/* The index is megabytes: put it, no printf over it. */
-	struct buf js = BUF_INIT;
-	buf_puts(&js, "/* The search index of search.html, written by labbook. */\n"
-	              "var LABBOOK_INDEX = ");
-	buf_puts(&js, json);
-	buf_puts(&js, ";\n");
+	const struct index_fill *f = arg;
+	static const char head[] = "/* The search index of search.html, written "
+	                           "by labbook. */\nvar LABBOOK_INDEX = [";
+	int rc = fd_write_all(fd, head, sizeof head - 1);
+	int any = 0;
+	for (size_t i = 0; rc == 0 && i < f->s->bk->nchs; i++) {
+		const char *page = f->s->bk->chs[i]->name;
+		const char *e = f->entries[i];
+		/* A comma before each chapter's entries but the first's. */
+		int empty = e ? !*e : slices_len(f->sl, page) == 0;
+		if (!empty && any)
+			rc = fd_write_all(fd, ",", 1);
+		if (rc == 0)
+			rc = slices_put(f->sl, fd, page, e, e ? strlen(e) : 0);
+		any |= !empty;
+	}
+	return rc ? rc : fd_write_all(fd, "];\n", 3);
+}
+
+int search_index_write(const struct site_ctx *s, struct slices *sl,
+                       char *const *entries)
+{
 	char *path = path_join(s->o->dir, "search-index.js");
-	int rc = file_write_if_changed(path, js.data, js.len, NULL);
+	struct index_fill f = {s, sl, entries};
+	int rc = file_write_atomic_with(path, index_fill, &f);
 	free(path);
-	buf_free(&js);
-	free(json);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "plot.h"
 #include "render.h"
 #include "site_book.h"
+#include "slices.h"
 #include "util.h"
 #include "watch.h"
 
@@ -52,7 +53,7 @@ static int chapter_page(struct page_ctx *c)
 			           after_title ? "" : "\n");
 		buf_put(&content, body.data + after_title, body.len - after_title);
 	}
-	int rc = onebook_add(s->book, i, content.data);
+	onebook_add(s->book, i, content.data);
 	toc_html(s, c->ch, &nav);
 	toc_fold_html(s, c->ch, &fold);
 	char *prev = nav_link(s, i ? bk->chs[i - 1] : NULL, "prev", "← Previous");
@@ -61,7 +62,7 @@ static int chapter_page(struct page_ctx *c)
 	char *file = xasprintf("%s.html", c->ch->name);
 	struct page pg = {file, outline_of(s, c->ch)->title, nav.data, fold.data,
 	                  content.data, prev, next, ""};
-	rc |= page_write(s, &pg);
+	int rc = page_write(s, &pg);
 	free(file);
 	free(prev);
 	free(next);
@@ -154,17 +155,21 @@ static int book_page(const struct site_ctx *s, struct manifest *m,
 	hasher_add(h, &pdf_link, sizeof pdf_link);
 	char bkey[33];
 	hasher_done(h, bkey);
-	char *path = path_join(s->o->dir, "book.html");
 	int rc = 0;
-	if (!manifest_get(m, "book.html", "key", bkey) || !file_exists(path)) {
+	const cJSON *record = manifest_file(m, "book.html");
+	if (!manifest_get(m, "book.html", "key", bkey) ||
+	    !onebook_intact(s->book)) {
 		char *nav = onebook_toc(s->book);
 		struct page pg = {"book.html", "The whole book", nav, nav, NULL, "",
 		                  "", ""};
 		struct book_content c = {s->book, pdf_link};
 		rc = page_write_stream(s, &pg, book_content, &c);
 		free(nav);
+		manifest_file_put(m, "book.html", rc == 0 ? onebook_record(s->book)
+		                                          : NULL);
+	} else {
+		manifest_file_put(m, "book.html", cJSON_Duplicate(record, 1));
 	}
-	free(path);
 	cJSON *e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "key", rc == 0 ? bkey : "");
 	manifest_put(m, "book.html", e);
@@ -374,7 +379,7 @@ static void charts_draw(struct site_ctx *s, const cJSON *const *fresh)
 static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
                           const char *own, const char *key,
                           const cJSON *old, struct chapter_summary *sum,
-                          cJSON *index)
+                          char **entries, const struct slices *search)
 {
 	struct chapter *ch = s->bk->chs[i];
 	char *file = xasprintf("%s.html", ch->name);
@@ -389,21 +394,11 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 		free(c.partial);
 		*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
 	}
-	/* The search index is made again only when a page was. */
-	if (index) {
-		cJSON *search = NULL;
-		if (old)
-			search = manifest_search_take(m, file);
-		if (!cJSON_IsArray(search)) {
-			cJSON_Delete(search);
-			search = cJSON_CreateArray();
-			chapter_parse_rest(ch);
-			search_add(s, i, search);
-		}
-		cJSON *item;
-		cJSON_ArrayForEach(item, search)
-			cJSON_AddItemReferenceToArray(index, item);
-		manifest_search_put(m, file, search);
+	/* The search index is made again only when a page was; an unchanged
+	 * chapter's entries are copied from the last one. */
+	if (entries && (!old || !slices_has(search, ch->name))) {
+		chapter_parse_rest(ch);
+		entries[i] = search_entries(s, i);
 	}
 	rc |= frags_close(s->frags[i]);
 	s->frags[i] = NULL;
@@ -477,7 +472,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	}
 	char digest[33];
 	book_digest(&s, digest);
-	s.book = onebook_new(&s);
+	s.book = onebook_new(&s, manifest_file(m, "book.html"));
 	char *pdf = path_join(o->dir, "book.pdf");
 	int pdf_link = file_exists(pdf);
 	free(pdf);
@@ -497,15 +492,18 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 			s.frags[i] = frags_open(o->dir, bk->chs[i]->name);
 	charts_draw(&s, old);
 	struct chapter_summary *sum = xcalloc(n ? n : 1, sizeof *sum);
-	/* Every page up to date: so is the search index. */
+	/* Every page up to date, and the index as written: so is the index. */
 	char *js = path_join(o->dir, "search-index.js");
-	int all_fresh = n > 0 && file_exists(js);
+	const cJSON *js_record = manifest_file(m, "search-index.js");
+	struct slices *search = slices_open(js, js_record);
+	int all_fresh = n > 0;
 	for (size_t i = 0; i < n && all_fresh; i++)
-		all_fresh = old[i] != NULL;
+		all_fresh = old[i] && slices_has(search, bk->chs[i]->name);
 	free(js);
-	cJSON *index = all_fresh ? NULL : cJSON_CreateArray();
+	char **entries = all_fresh ? NULL : xcalloc(n ? n : 1, sizeof *entries);
 	for (size_t i = 0; i < n; i++) {
-		rc |= chapter_update(&s, m, i, own[i], key[i], old[i], &sum[i], index);
+		rc |= chapter_update(&s, m, i, own[i], key[i], old[i], &sum[i],
+		                     entries, search);
 		st->errors += sum[i].errors;
 		st->claims += sum[i].claims;
 		st->claims_failed += sum[i].failed;
@@ -513,7 +511,6 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	plot_memo_clear();
 	rc |= index_page(&s, sum, pdf_link);
 	rc |= book_page(&s, m, key, pdf_link);
-	onebook_prune(s.book);
 	char **names = xcalloc(n ? n : 1, sizeof *names);
 	for (size_t i = 0; i < n; i++)
 		names[i] = bk->chs[i]->name;
@@ -525,10 +522,17 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	if (o->machines && o->machines->n > 1)
 		rc |= machines_html_page(&s);
 	rc |= search_page(&s);
-	if (index)
-		rc |= search_index_write(&s, index);
+	if (entries && search_index_write(&s, search, entries) == 0)
+		manifest_file_put(m, "search-index.js", slices_record(search));
+	else if (entries)
+		rc = -1;
+	else
+		manifest_file_put(m, "search-index.js", cJSON_Duplicate(js_record, 1));
+	for (size_t i = 0; entries && i < n; i++)
+		free(entries[i]);
+	free(entries);
+	slices_free(search);
 	rc |= manifest_write(m);
-	cJSON_Delete(index);
 	manifest_free(m);
 	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);

@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "render.h"
+#include "slices.h"
 #include "util.h"
 
 static int chapter_named(const struct book *bk, const char *s, size_t n);
@@ -18,18 +19,25 @@ static int chapter_named(const struct book *bk, const char *s, size_t n);
 struct onebook {
 	const struct site_ctx *s;
 	const struct book *bk;
-	const char *site;
-	char **chapters; /* rewritten content of chapter i, or NULL */
+	struct slices *sl; /* the last book.html's chapters */
+	struct buf *chapters; /* rewritten content of chapter i, or empty */
 };
 
-struct onebook *onebook_new(const struct site_ctx *s)
+struct onebook *onebook_new(const struct site_ctx *s, const cJSON *record)
 {
 	struct onebook *ob = xcalloc(1, sizeof *ob);
 	ob->s = s;
 	ob->bk = s->bk;
-	ob->site = s->o->dir;
+	char *path = path_join(s->o->dir, "book.html");
+	ob->sl = slices_open(path, record);
+	free(path);
 	ob->chapters = xcalloc(ob->bk->nchs ? ob->bk->nchs : 1,
 	                       sizeof *ob->chapters);
+	/* Earlier builds kept each chapter's part in a folder of its own. */
+	char *dir = path_join(s->o->dir, ".labbook-book");
+	dir_prune(dir, ".part", NULL, 0);
+	rmdir(dir);
+	free(dir);
 	return ob;
 }
 
@@ -38,49 +46,34 @@ void onebook_free(struct onebook *ob)
 	if (!ob)
 		return;
 	for (size_t i = 0; i < ob->bk->nchs; i++)
-		free(ob->chapters[i]);
+		buf_free(&ob->chapters[i]);
 	free(ob->chapters);
+	slices_free(ob->sl);
 	free(ob);
 }
 
-static char *part_path(const struct onebook *ob, size_t i)
-{
-	return xasprintf("%s/" ONEBOOK_PARTS "/%s.part", ob->site,
-	                 ob->bk->chs[i]->name);
-}
-
-int onebook_add(struct onebook *ob, size_t i, const char *html)
+void onebook_add(struct onebook *ob, size_t i, const char *html)
 {
 	if (i >= ob->bk->nchs)
-		return 0;
-	struct buf out = BUF_INIT;
-	onebook_rewrite(ob->bk, ob->bk->chs[i]->name, html, &out);
-	free(ob->chapters[i]);
-	ob->chapters[i] = buf_detach(&out);
-	char *path = part_path(ob, i);
-	int rc = file_write_if_changed(path, ob->chapters[i],
-	                               strlen(ob->chapters[i]), NULL);
-	free(path);
-	return rc;
+		return;
+	ob->chapters[i].len = 0;
+	buf_puts(&ob->chapters[i], ""); /* added, even if it were empty */
+	onebook_rewrite(ob->bk, ob->bk->chs[i]->name, html, &ob->chapters[i]);
+}
+
+int onebook_intact(const struct onebook *ob)
+{
+	return slices_intact(ob->sl);
 }
 
 int onebook_has_part(const struct onebook *ob, size_t i)
 {
-	char *path = part_path(ob, i);
-	int there = file_exists(path);
-	free(path);
-	return there;
+	return slices_has(ob->sl, ob->bk->chs[i]->name);
 }
 
-void onebook_prune(const struct onebook *ob)
+cJSON *onebook_record(const struct onebook *ob)
 {
-	char *dir = path_join(ob->site, ONEBOOK_PARTS);
-	char **names = xcalloc(ob->bk->nchs ? ob->bk->nchs : 1, sizeof *names);
-	for (size_t i = 0; i < ob->bk->nchs; i++)
-		names[i] = ob->bk->chs[i]->name;
-	dir_prune(dir, ".part", names, ob->bk->nchs);
-	free(names);
-	free(dir);
+	return slices_record(ob->sl);
 }
 
 /* ---- ids and links ------------------------------------------------------- */
@@ -247,38 +240,6 @@ char *onebook_toc(const struct onebook *ob)
 	return buf_detach(&out);
 }
 
-/* Copy the file at path to fd, in the kernel where it can. 0 or -1. */
-static int copy_into(const char *path, int fd)
-{
-	input_note(path);
-	int in = open(path, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return errno == ENOENT ? 0 : -1;
-	int rc = 0;
-	for (;;) {
-		ssize_t n = copy_file_range(in, NULL, fd, NULL, 1 << 30, 0);
-		if (n > 0)
-			continue;
-		if (n == 0)
-			break;
-		if (errno == EINTR)
-			continue;
-		/* Not across these file systems: through a buffer. */
-		char chunk[65536];
-		while ((n = read(in, chunk, sizeof chunk)) != 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 || fd_write_all(fd, chunk, (size_t)n) != 0) {
-				rc = -1;
-				break;
-			}
-		}
-		break;
-	}
-	close(in);
-	return rc;
-}
-
 int onebook_write(const struct onebook *ob, int fd, int pdf_link)
 {
 	const struct book *bk = ob->bk;
@@ -303,13 +264,10 @@ int onebook_write(const struct onebook *ob, int fd, int pdf_link)
 		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "
 		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->name, i + 1);
 		rc = fd_write_all(fd, out.data, out.len);
-		if (rc == 0 && ob->chapters[i]) {
-			rc = fd_write_all(fd, ob->chapters[i], strlen(ob->chapters[i]));
-		} else if (rc == 0) {
-			char *path = part_path(ob, i);
-			rc = copy_into(path, fd);
-			free(path);
-		}
+		const struct buf *ch = &ob->chapters[i];
+		if (rc == 0)
+			rc = slices_put(ob->sl, fd, bk->chs[i]->name, ch->data,
+			                ch->len);
 		if (rc == 0)
 			rc = fd_write_all(fd, "</section>\n", 11);
 	}

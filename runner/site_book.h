@@ -16,14 +16,14 @@
  * one page lies in the site folder beside the chapter pages. Figures keep
  * the numbers their chapters give them ("Figure 3.2").
  *
- * Each chapter's part is also kept in the site folder, in
- * ONEBOOK_PARTS/NAME.part, so a build that makes only the pages whose
- * inputs changed still puts every chapter on the one page: the others come
- * from their parts.
+ * Each chapter is one slice of the page (slices.h), so a build that makes
+ * only the pages whose inputs changed still puts every chapter on the one
+ * page: the others are copied from the last book.html.
  */
 #ifndef LB_SITE_BOOK_H
 #define LB_SITE_BOOK_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "book.h"
@@ -31,30 +31,32 @@
 struct buf;
 struct site_ctx;
 
-#define ONEBOOK_PARTS ".labbook-book"
-
 struct onebook;
 
 /* The one-page book of the site being written (borrowed: it must outlive
- * ob): its chapters, their outlines, the book's title and the site folder. */
-struct onebook *onebook_new(const struct site_ctx *s);
+ * ob): its chapters, their outlines, the book's title and the site folder;
+ * record: the manifest's record of the last book.html (borrowed, or NULL). */
+struct onebook *onebook_new(const struct site_ctx *s, const cJSON *record);
 /* NULL-safe. */
 void onebook_free(struct onebook *ob);
 
 /* The content of chapter i (HTML, as on its own page) goes in as
- * chapter i of the book, and is kept as its part. 0, or -1 when the part
- * could not be written (reported). */
-int onebook_add(struct onebook *ob, size_t i, const char *html);
+ * chapter i of the book. */
+void onebook_add(struct onebook *ob, size_t i, const char *html);
 
-/* Is chapter i's part there, for a build that does not make its page? */
+/* Is book.html there as the last build wrote it? */
+int onebook_intact(const struct onebook *ob);
+/* Can the last book.html give chapter i, for a build that does not make
+ * its page? */
 int onebook_has_part(const struct onebook *ob, size_t i);
-/* Remove the parts of chapters the book no longer has. */
-void onebook_prune(const struct onebook *ob);
+/* The record of book.html as onebook_write wrote it, for the manifest
+ * (the caller owns it), or NULL. */
+cJSON *onebook_record(const struct onebook *ob);
 
 /*
  * Write the page's content (HTML) to fd: the title page, the contents list
- * and every chapter, in order: those added, and the others copied from
- * their parts, so the whole book is never held in memory. pdf_link: the
+ * and every chapter, in order: those added, and the others copied from the
+ * last book.html, so the whole book is never held in memory. pdf_link: the
  * site has book.pdf beside it. 0, or -1 with errno set.
  */
 int onebook_write(const struct onebook *ob, int fd, int pdf_link);

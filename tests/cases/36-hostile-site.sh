@@ -22,8 +22,8 @@ lbs
 expect_rc 0
 cp site/squares.html want.html
 printf '\nMore prose.\n' >> chapters/01-squares.md
-for f in .labbook-stamp .labbook-plans .labbook-pages .labbook-search \
-         .labbook-frags/squares.json; do
+for f in .labbook-stamp .labbook-plans .labbook-pages book.html \
+         search-index.js .labbook-frags/squares.json; do
 	rm -rf "site/$f" && mkfifo "site/$f"
 done
 lbs
@@ -31,7 +31,7 @@ lbs
 expect_rc 0
 grep -q "More prose" site/squares.html || fail "the page was not made again"
 grep -q "The largest is 25" site/squares.html || fail "the value is missing"
-for f in .labbook-stamp .labbook-plans .labbook-pages .labbook-search; do
+for f in .labbook-stamp .labbook-plans .labbook-pages search-index.js; do
 	rm -rf "site/$f" && mkdir "site/$f"
 done
 rm -rf site/.labbook-frags/squares.json && printf '{"x": [1, 2' > site/.labbook-frags/squares.json

@@ -86,10 +86,40 @@ build
 expect_rc 1
 expect_err "chapters/03-book.md: error: the page book.html is labbook's own"
 rm chapters/03-book.md
+# A build that makes one page again copies the other chapter into the one
+# page from the last one: the page is the one a build from nothing makes.
+printf '\nA new paragraph.\n' >> chapters/02-two.md
+build
+expect_rc 0
+expect_html book.html 'A new paragraph.'
+cp site/book.html book.incremental
+cp site/search-index.js search.incremental
+rm -rf site
+mkdir site
+echo pdf > site/book.pdf
+build
+cmp -s site/book.html book.incremental || fail "book.html made in part differs from one made in full"
+cmp -s site/search-index.js search.incremental || fail "search-index.js made in part differs from one made in full"
+# No copy of the book is kept beside it.
+[ -z "$(find site -name '*.part')" ] || fail "chapter parts kept: $(find site -name '*.part')"
+# book.html changed by hand is not trusted: every chapter is made again.
+sed -i 's/Squares\./Cubes./' site/book.html
+printf '\nMore.\n' >> chapters/02-two.md
+build
+expect_rc 0
+expect_html book.html 'Figure 1.1.</a> Squares.'
+expect_no_html book.html 'Cubes.'
+# So is a search index changed by hand.
+printf '%s\n' 'var LABBOOK_INDEX = [];' > site/search-index.js
+printf '\nMore again.\n' >> chapters/02-two.md
+build
+expect_rc 0
+grep -q '"u":"one.html"' site/search-index.js || fail "the search index lost chapter one"
 # A chapter that leaves the book takes its part of the one page with it.
-expect_file site/.labbook-book/two.part
 rm chapters/02-two.md
 build
-expect_no_file site/.labbook-book/two.part
-expect_file site/.labbook-book/one.part
+expect_html book.html 'Figure 1.1.</a> Squares.'
 expect_no_html book.html 'The same squares.'
+if grep -q '"u":"two.html' site/search-index.js; then
+	fail "the search index keeps a chapter that left"
+fi
