@@ -159,7 +159,8 @@ static void pieces_split(struct pieces *out, const char *html, size_t len,
 		size_t index = 0;
 		char kind = t ? token_kind(t, &index) : 0;
 		size_t limit = kind == 'V' ? ch->nvalues : kind == 'D' ? ch->ndirs
-		             : kind == 'S' ? ch->nsections : 0;
+		             : kind == 'S' ? ch->nsections
+		             : kind == 'T' ? ch->ntables : 0;
 		if (!t) {
 			pieces_text(out, p, (size_t)(end - p));
 			break;
@@ -173,6 +174,7 @@ static void pieces_split(struct pieces *out, const char *html, size_t len,
 		pieces_text(out, p, (size_t)(t - p));
 		struct piece *x = pieces_push(out, kind == 'V' ? PIECE_VALUE
 		                                 : kind == 'D' ? PIECE_DIR
+		                                 : kind == 'T' ? PIECE_TABLE
 		                                               : PIECE_SECTION);
 		x->index = index;
 		p = strchr(t, TOKEN_CLOSE) + 1;
@@ -246,18 +248,19 @@ static void code_replace(cmark_node *node)
 }
 
 /*
- * Table n of the chapter scrolls inside a focusable box of its own on
- * narrow screens.
+ * A table scrolls inside a focusable box of its own on narrow screens; the
+ * box is opened where the page is made, as its label holds the table's
+ * number in the book.
  */
-static void table_replace(cmark_node *node, cmark_llist *exts, int n)
+static void table_replace(struct parse *p, cmark_node *node, cmark_llist *exts)
 {
 	char *table = cmark_render_html_with_mem(node, CMARK_OPTS, exts,
 	                                         tree_mem());
-	char *html = xasprintf("<div class=\"table-wrap\" tabindex=\"0\" "
-	                       "role=\"region\" aria-label=\"table %d\">\n%s"
-	                       "</div>\n", n, table);
+	char *tok = token('T', p->ch->ntables++, 1);
+	char *html = xasprintf("%s%s</div>\n", tok, table);
 	html_replace(node, html);
 	free(html);
+	free(tok);
 }
 
 /* Is line (1-based) of the source a fence that closes one of c x len? */
@@ -448,7 +451,6 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 	}
 	cmark_iter_free(it);
 
-	int tables = 0;
 	size_t sections = 0;
 	for (size_t i = 0; i < nnodes; i++) {
 		cmark_node *n = nodes[i];
@@ -470,7 +472,7 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 			}
 			break;
 		default:
-			table_replace(n, exts, ++tables);
+			table_replace(p, n, exts);
 			break;
 		}
 	}

@@ -40,6 +40,8 @@ enum piece_kind {
 	PIECE_VALUE,   /* values[index] */
 	PIECE_DIR,     /* dirs[index], a block of its own */
 	PIECE_SECTION, /* the heading of sections[index] */
+	PIECE_TABLE,   /* the opening of table index's scrolling box (its label
+	                  holds the chapter's number, known when rendered) */
 };
 
 struct piece {
@@ -80,6 +82,7 @@ struct chapter {
 	size_t nvalues;
 	struct section *sections;
 	size_t nsections;
+	size_t ntables; /* Markdown tables in body (PIECE_TABLE) */
 	char *error; /* the chapter could not be read or parsed at all */
 	char hash[33]; /* of the source bytes */
 	/* A chapter whose plan came from the cache: its bytes, until

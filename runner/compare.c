@@ -74,7 +74,7 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 	}
 
 	int above = 0;
-	size_t judged = 0, shown = 0, nhost = 0;
+	size_t judged = 0, shown = 0, nhost = 0, nchanged = 0;
 	double worst = 0, host_worst = 0;
 	char *worst_at = xstrdup("(none)");
 	printf("A = %s, B = %s; diff = (B - A) / A of the median times: "
@@ -86,6 +86,16 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 		if (!rb->nrows) {
 			put_col(ids[i], 12);
 			printf(" (only in %s)\n", a->dir);
+			continue;
+		}
+		/* Numbers from two versions of a kernel measure the change, not
+		 * the machines. */
+		const char *ka = bundle_source_key(a, ids[i]);
+		const char *kb = bundle_source_key(b, ids[i]);
+		if (ka && kb && strcmp(ka, kb)) {
+			put_col(ids[i], 12);
+			printf(" (built from other sources in each: not compared)\n");
+			nchanged++;
 			continue;
 		}
 		size_t n = ra->nrows < rb->nrows ? ra->nrows : rb->nrows;
@@ -161,6 +171,9 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 	if (nhost)
 		printf("; %zu host-bound point%s not judged, largest %+.2f%%", nhost,
 		       plural(nhost), host_worst);
+	if (nchanged)
+		printf("; %zu experiment%s built from other sources not compared",
+		       nchanged, plural(nchanged));
 	printf("\n");
 	free(worst_at);
 	argv_free(ids);

@@ -99,6 +99,27 @@ char *derived_id(const char *id, enum derived d)
 	return xasprintf("%s%s", id, suffix[d]);
 }
 
+const char *bundle_source_key(struct bundle *b, const char *id)
+{
+	static const char *suffix[] = {"_ptxas", "_sass", "_ncu"};
+	const struct exp_result *r = bundle_get_meta(b, id);
+	const char *k = cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(r->meta, "source_key"));
+	if (k || r->meta)
+		return k;
+	size_t n = strlen(id);
+	for (size_t d = 0; d < sizeof suffix / sizeof suffix[0]; d++) {
+		size_t s = strlen(suffix[d]);
+		if (n > s && !strcmp(id + n - s, suffix[d])) {
+			char *base = xstrndup(id, n - s);
+			k = bundle_source_key(b, base);
+			free(base);
+			return k;
+		}
+	}
+	return NULL;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -103,6 +103,13 @@ enum derived {
 char *derived_id(const char *id, enum derived d);
 
 /*
+ * The source key (meta.json's source_key: the hash of the sources it was
+ * built from) of experiment id, or of the experiment a derived id comes
+ * from; NULL when none is recorded. Borrowed from b.
+ */
+const char *bundle_source_key(struct bundle *b, const char *id);
+
+/*
  * The ids of every experiment with a records file in the bundle (derived
  * ones included), sorted. *ids is a NULL-terminated array the caller frees
  * with argv_free (exec.h). 0, or -1 when the folder cannot be read

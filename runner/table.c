@@ -204,7 +204,8 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		}
 	}
 	const char *caption = dir_opt(d, "caption");
-	char *label = xasprintf("records of %s, table %d", data, ++c->tables);
+	char *label = xasprintf("records of %s, table %zu.%d", data, c->index + 1,
+	                        ++c->tables);
 	table_wrap_open(out, caption ? caption : label, NULL);
 	free(label);
 	buf_puts(out, "<table class=\"records\">");

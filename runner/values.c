@@ -280,6 +280,13 @@ void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
 		case PIECE_DIR:
 			block_html(c, &c->ch->dirs[x->index], out);
 			break;
+		case PIECE_TABLE: {
+			char *label = xasprintf("table %zu.%d", c->index + 1,
+			                        ++c->tables);
+			table_wrap_open(out, label, NULL);
+			free(label);
+			break;
+		}
 		case PIECE_SECTION:
 			heading_html(c, x->index, out);
 			if ((int)x->index == c->ch->title_section)

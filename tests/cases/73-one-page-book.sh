@@ -22,11 +22,19 @@ caption: Squares.
 ```
 
 Back to [the chart](#fig-squares) and [this section](#results).
+
+| a | b |
+|---|---|
+| 1 | 2 |
 MD
 chapter 02-two.md <<'MD'
 # Two
 
 ## Results
+
+| a | b |
+|---|---|
+| 1 | 2 |
 
 ```{chart} squares-again
 data: a
@@ -62,6 +70,10 @@ expect_html book.html 'href="#one:results">the first chapter</a>'
 expect_html book.html 'href="provenance.html">machine</a>'
 expect_no_html book.html 'href="one.html'
 expect_no_html book.html 'href="two.html'
+# Every labelled region is named once on the page: tables are numbered by
+# chapter, as figures are.
+dups=$(grep -o 'role="region" aria-label="[^"]*"' $b | sort | uniq -d)
+[ -z "$dups" ] || fail "regions named twice in book.html: $dups"
 # Figures keep their chapter's numbers.
 expect_html book.html 'Figure 1.1.</a> Squares.'
 expect_html book.html 'Figure 2.1.</a> The same squares.'
