@@ -379,7 +379,7 @@ static void charts_draw(struct site_ctx *s, const cJSON *const *fresh)
 static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
                           const char *own, const char *key,
                           const cJSON *old, struct chapter_summary *sum,
-                          char **entries, const struct slices *search)
+                          char **entries, struct slices *search)
 {
 	struct chapter *ch = s->bk->chs[i];
 	char *file = xasprintf("%s.html", ch->name);

@@ -11,9 +11,16 @@
 
 #include "util.h"
 
+/* A slice's ends are checked before it is copied: its first and last
+ * bytes must still be those written, so a record that does not describe
+ * the file is caught without reading all of it. */
+#define END_BYTES 64
+
 struct range {
 	char *page;
 	uint64_t off, len;
+	char ends[33]; /* hash of the first and last END_BYTES */
+	int checked;   /* 1: ends match; -1: they do not */
 };
 
 struct slices {
@@ -65,13 +72,18 @@ struct slices *slices_open(const char *path, const cJSON *record)
 	{
 		const cJSON *off = cJSON_GetArrayItem(e, 0);
 		const cJSON *len = cJSON_GetArrayItem(e, 1);
+		/* Written so that NaN, too, is out of range. */
 		if (!e->string || !cJSON_IsNumber(off) || !cJSON_IsNumber(len) ||
-		    off->valuedouble < 0 || len->valuedouble < 0 ||
-		    off->valuedouble + len->valuedouble > (double)size)
+		    !(off->valuedouble >= 0 && len->valuedouble >= 0 &&
+		      off->valuedouble + len->valuedouble <= (double)size))
+			continue;
+		const char *ends = cJSON_GetStringValue(cJSON_GetArrayItem(e, 2));
+		if (!ends || strlen(ends) != 32)
 			continue;
 		struct range *r = ARRAY_PUSH(sl->old, sl->nold);
 		*r = (struct range){xstrdup(e->string), (uint64_t)off->valuedouble,
-		                    (uint64_t)len->valuedouble};
+		                    (uint64_t)len->valuedouble, "", 0};
+		memcpy(r->ends, ends, 33);
 	}
 	if (sl->nold)
 		qsort(sl->old, sl->nold, sizeof *sl->old, range_cmp);
@@ -100,12 +112,50 @@ static int range_cmp(const void *a, const void *b)
 	              ((const struct range *)b)->page);
 }
 
-static const struct range *old_range(const struct slices *sl, const char *page)
+/* The hash of the ends of len bytes: head (its first bytes) and tail. */
+static void ends_hash(const char *head, const char *tail, size_t len,
+                      char out[33])
 {
-	struct range want = {(char *)page, 0, 0};
-	return sl->nold ? bsearch(&want, sl->old, sl->nold, sizeof *sl->old,
-	                          range_cmp)
-	                : NULL;
+	struct hasher *h = hasher_new();
+	size_t n = len < END_BYTES ? len : END_BYTES;
+	hasher_add(h, &len, sizeof len);
+	hasher_add(h, head, n);
+	hasher_add(h, tail, n);
+	hasher_done(h, out);
+}
+
+static int open_last(struct slices *sl)
+{
+	if (sl->in < 0)
+		sl->in = open(sl->path, O_RDONLY | O_CLOEXEC);
+	return sl->in;
+}
+
+/* Are r's ends in the last file those it was written with? */
+static int ends_match(struct slices *sl, struct range *r)
+{
+	if (!r->checked) {
+		char head[END_BYTES], tail[END_BYTES], got[33];
+		size_t n = r->len < END_BYTES ? (size_t)r->len : END_BYTES;
+		r->checked = -1;
+		if (open_last(sl) >= 0 &&
+		    pread(sl->in, head, n, (off_t)r->off) == (ssize_t)n &&
+		    pread(sl->in, tail, n, (off_t)(r->off + r->len - n)) == (ssize_t)n) {
+			ends_hash(head, tail, (size_t)r->len, got);
+			if (!strcmp(got, r->ends))
+				r->checked = 1;
+		}
+	}
+	return r->checked == 1;
+}
+
+static struct range *old_range(struct slices *sl, const char *page)
+{
+	struct range want = {(char *)page, 0, 0, "", 0};
+	struct range *r = sl->nold ? bsearch(&want, sl->old, sl->nold,
+	                                     sizeof *sl->old, range_cmp)
+	                           : NULL;
+	return r && ends_match(sl, r) ? r : NULL;
 }
 
 int slices_intact(const struct slices *sl)
@@ -113,12 +163,12 @@ int slices_intact(const struct slices *sl)
 	return sl->intact;
 }
 
-int slices_has(const struct slices *sl, const char *page)
+int slices_has(struct slices *sl, const char *page)
 {
 	return old_range(sl, page) != NULL;
 }
 
-size_t slices_len(const struct slices *sl, const char *page)
+size_t slices_len(struct slices *sl, const char *page)
 {
 	const struct range *r = old_range(sl, page);
 	return r ? (size_t)r->len : 0;
@@ -127,7 +177,7 @@ size_t slices_len(const struct slices *sl, const char *page)
 /* Copy len bytes at off of the last file to fd, in the kernel where it can. */
 static int copy_range(struct slices *sl, int fd, uint64_t off, uint64_t len)
 {
-	if (sl->in < 0 && (sl->in = open(sl->path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (open_last(sl) < 0)
 		return -1;
 	loff_t at = (loff_t)off;
 	while (len) {
@@ -174,7 +224,12 @@ int slices_put(struct slices *sl, int fd, const char *page, const char *data,
 		return -1;
 	struct range *now = ARRAY_PUSH(sl->now, sl->nnow);
 	*now = (struct range){xstrdup(page), (uint64_t)start,
-	                      data ? len : r->len};
+	                      data ? len : r->len, "", 1};
+	if (data)
+		ends_hash(data, data + len - (len < END_BYTES ? len : END_BYTES), len,
+		          now->ends);
+	else
+		memcpy(now->ends, r->ends, 33);
 	return 0;
 }
 
@@ -190,6 +245,7 @@ cJSON *slices_record(const struct slices *sl)
 		cJSON *r = cJSON_CreateArray();
 		cJSON_AddItemToArray(r, cJSON_CreateNumber((double)sl->now[i].off));
 		cJSON_AddItemToArray(r, cJSON_CreateNumber((double)sl->now[i].len));
+		cJSON_AddItemToArray(r, cJSON_CreateString(sl->now[i].ends));
 		cJSON_AddItemToObject(at, sl->now[i].page, r);
 	}
 	free(id);

@@ -32,9 +32,9 @@ void slices_free(struct slices *sl);
 /* Is the file there as its record describes it? */
 int slices_intact(const struct slices *sl);
 /* Can the last file give page's slice? */
-int slices_has(const struct slices *sl, const char *page);
+int slices_has(struct slices *sl, const char *page);
 /* The length of that slice (0 when there is none). */
-size_t slices_len(const struct slices *sl, const char *page);
+size_t slices_len(struct slices *sl, const char *page);
 
 /*
  * While the new file is written to fd, in order: page's slice, either

@@ -114,6 +114,28 @@ cmp -s site/book.html book.incremental || fail "book.html made in part differs f
 cmp -s site/search-index.js search.incremental || fail "search-index.js made in part differs from one made in full"
 # No copy of the book is kept beside it.
 [ -z "$(find site -name '*.part')" ] || fail "chapter parts kept: $(find site -name '*.part')"
+# A manifest whose ranges do not describe the file (here: each slice moved
+# by one byte) is caught at the slices' ends: the pages are made again, and
+# the one page is still right.
+python3 - site/.labbook-pages <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+for f in m["files"].values():
+    for r in f["at"].values():
+        r[0] += 1
+json.dump(m, open(sys.argv[1], "w"))
+PY
+printf '\nOne more.\n' >> chapters/02-two.md
+build
+expect_rc 0
+cp site/book.html book.incremental
+cp site/search-index.js search.incremental
+rm -rf site
+mkdir site
+echo pdf > site/book.pdf
+build
+cmp -s site/book.html book.incremental || fail "book.html from moved ranges differs from one made in full"
+cmp -s site/search-index.js search.incremental || fail "search-index.js from moved ranges differs from one made in full"
 # book.html changed by hand is not trusted: every chapter is made again.
 sed -i 's/Squares\./Cubes./' site/book.html
 printf '\nMore.\n' >> chapters/02-two.md
