@@ -144,6 +144,17 @@ cmark_mem *arena_mem(void)
 	return &mem;
 }
 
+void arena_release(void)
+{
+	while (first) {
+		struct chunk *next = first->next;
+		munmap(first, first->size);
+		first = next;
+	}
+	cur = NULL;
+	last = NULL;
+}
+
 void arena_reset(void)
 {
 	for (struct chunk *c = first; c; c = c->next) {

@@ -20,5 +20,8 @@
 cmark_mem *arena_mem(void);
 /* Forget every block; the chunks stay mapped for the next use. */
 void arena_reset(void);
+/* Forget every block and unmap every chunk (a process that stays, as
+ * labbook watch does, gives the memory back between builds). */
+void arena_release(void);
 
 #endif

@@ -218,6 +218,7 @@ void book_free(struct book *bk)
 		chapter_free(bk->chs[i]);
 	free(bk->chs);
 	memset(bk, 0, sizeof *bk);
+	chapter_memory_release();
 }
 
 struct exper *book_find(const struct book *bk, const char *id)

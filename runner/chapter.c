@@ -607,6 +607,11 @@ struct chapter *chapter_load(const char *path)
 	return ch;
 }
 
+void chapter_memory_release(void)
+{
+	arena_release();
+}
+
 void chapter_free(struct chapter *ch)
 {
 	if (!ch)

@@ -103,6 +103,9 @@ struct chapter *chapter_load(const char *path);
  */
 struct chapter *chapter_parse_text(const char *path, const char *src,
                                    size_t len);
+/* Give back the memory parsing keeps for the next chapter; for when no
+ * chapter is being parsed (the end of a build). */
+void chapter_memory_release(void);
 void chapter_free(struct chapter *ch);
 
 /*
