@@ -75,6 +75,8 @@ void machines_free(struct machine_set *ms)
 /* Has bundle b any results of experiment id? */
 int machines_measured(struct bundle *b, const char *id)
 {
+	if (bundle_outdated(b, id))
+		return 0;
 	struct exp_result *r = bundle_get(b, id);
 	return r->nrows || r->meta;
 }

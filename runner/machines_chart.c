@@ -112,7 +112,7 @@ static int overlay_records(const struct directive *d, struct machine_set *ms,
 		struct exp_result *src = bundle_get(b, r->id);
 		struct filter where = {0};
 		char *err = NULL;
-		if (!src->nrows) {
+		if (!src->nrows || !machines_measured(b, r->id)) {
 			buf_printf(missing, "%s%s", missing->len ? ", " : "", name);
 			continue;
 		}

@@ -420,21 +420,28 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 }
 
 /*
- * Mark the experiments whose results in b predate their current source (or
- * are absent), with the records derived from them: what reads them and
- * fails says "not measured on this machine" rather than reporting an error.
+ * Mark the experiments whose results in b, and in each compared bundle,
+ * predate their current source (or are absent), with the records derived
+ * from them: what reads them says "not measured on this machine" rather
+ * than reporting an error, and no machine is compared on numbers from
+ * another version of a kernel.
  */
-static void site_mark_outdated(struct book *bk, struct bundle *b)
+static void site_mark_outdated(struct book *bk, struct bundle *b,
+                               const struct machine_set *ms)
 {
-	for (size_t i = 0; i < bk->nexps; i++)
+	for (size_t i = 0; i < bk->nexps; i++) {
 		bundle_mark_outdated(b, bk->exps[i].id, bk->exps[i].source_key);
+		for (size_t m = 1; ms && m < ms->n; m++)
+			bundle_mark_outdated(ms->b[m], bk->exps[i].id,
+			                     bk->exps[i].source_key);
+	}
 }
 
 int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
                 struct site_stats *st)
 {
 	memset(st, 0, sizeof *st);
-	site_mark_outdated(bk, b);
+	site_mark_outdated(bk, b, o->machines);
 	char *tpath = path_join(o->templates, "page.html");
 	char *tmpl = file_read(tpath, NULL);
 	if (!tmpl) {

@@ -86,3 +86,20 @@ expect_html squares.html 'Machines overlaid: big.'
 build --no-run --results big --compare missing
 expect_rc 1
 expect_err "error: --compare missing: not a results bundle (no machine.json)"
+
+# A compared bundle whose records of an experiment come from another
+# version of its kernel is not compared on it: "not measured on" it, for
+# its speed, its claims and its overlaid charts.
+sed -i 's/machines: big, nowhere/machines: all/' chapters/01-squares.md
+python3 - small/sq.meta.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["source_key"] = "0" * 32
+json.dump(m, open(sys.argv[1], "w"))
+PY
+build --no-run --results big --compare small
+expect_rc 0
+expect_no_html machines.html '<strong>0.50×</strong>'
+[ "$(grep -c 'not measured on small' site/machines.html)" -ge 3 ] ||
+	fail "the outdated experiment is compared: $(grep -c 'not measured on small' site/machines.html) 'not measured' cells"
+expect_html squares.html 'The data of this chart was not measured on small.'
