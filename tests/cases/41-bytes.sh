@@ -60,3 +60,13 @@ MD
 build
 expect_rc 1
 expect_err "line 2: malformed JSON"
+
+# A chapter's own control characters are shown as their pictures: an STX
+# or ETX in the prose never passes for the parser's own tokens (a value, a
+# section, a directive or a table's box), whatever index follows it.
+printf '# B\n\nA \002T0\003 b \002V0\003 c \002S0\003 d \002D0\003 e\033.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nTwo is {{ 1 + 1 }}.\n' > chapters/02-b.md
+build --no-run
+expect_rc 0
+expect_html b.html '<p>A ␂T0␃ b ␂V0␃ c ␂S0␃ d ␂D0␃ e␛.</p>'
+expect_html b.html 'Two is 2.'
+[ "$(grep -c 'class="table-wrap"' site/b.html)" = 1 ] || fail "b.html: a table box that is not a table"
