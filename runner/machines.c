@@ -28,7 +28,8 @@ static char *machine_name(const char *dir)
 	return xstrndup(dir + s, n - s);
 }
 
-int machines_open(struct bundle *base, const char *const *dirs, size_t ndirs,
+int machines_open(const struct book *bk, struct bundle *base,
+                  const char *const *dirs, size_t ndirs,
                   struct machine_set *ms)
 {
 	int rc = 0;
@@ -39,6 +40,8 @@ int machines_open(struct bundle *base, const char *const *dirs, size_t ndirs,
 	ms->n = 1;
 	for (size_t i = 0; i < ndirs; i++) {
 		struct bundle *b = bundle_open(dirs[i]);
+		for (size_t k = 0; k < bk->nexps; k++)
+			bundle_mark_outdated(b, bk->exps[k].id, bk->exps[k].source_key);
 		if (!b->machine) {
 			diag("--compare %s: not a results bundle (no machine.json)",
 			     dirs[i]);
@@ -123,14 +126,14 @@ enum claim_state machines_claim_eval(const struct inline_expr *e,
 	struct value v;
 	char *err = NULL;
 	enum claim_state st = CLAIM_UNKNOWN;
-	*why = NULL;
+	/* An experiment it reads is not there, or is of another source. */
+	if ((*why = claim_missing(e->text, b)))
+		return CLAIM_MISSING;
 	if (expr_eval(e->text, b, &v, &err) == 0 && value_scalar(&v, &err) == 0 &&
 	    v.type != VAL_STR)
 		st = v.num != 0 ? CLAIM_HOLDS : CLAIM_FAILS;
 	value_free(&v);
-	if (st == CLAIM_UNKNOWN && (*why = claim_missing(e->text, b)))
-		st = CLAIM_MISSING;
-	else if (st == CLAIM_UNKNOWN)
+	if (st == CLAIM_UNKNOWN)
 		*why = err ? err : xstrdup("a claim must be true or false");
 	if (*why != err)
 		free(err);

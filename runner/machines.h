@@ -34,15 +34,19 @@ struct machine_set {
 };
 
 /*
- * Put the bundles of dirs (ndirs of them) beside base. Returns 0, or -1
- * when a folder has no machine.json (reported); ms is usable either way
- * and freed with machines_free.
+ * Put the bundles of dirs (ndirs of them) beside base. In each, the
+ * experiments of bk recorded from another version of their source are
+ * marked outdated (bundle_mark_outdated): no machine is compared, and no
+ * claim judged, on numbers from another version of a kernel. Returns 0,
+ * or -1 when a folder has no machine.json (reported); ms is usable either
+ * way and freed with machines_free.
  */
-int machines_open(struct bundle *base, const char *const *dirs, size_t ndirs,
+int machines_open(const struct book *bk, struct bundle *base,
+                  const char *const *dirs, size_t ndirs,
                   struct machine_set *ms);
 void machines_free(struct machine_set *ms);
 
-/* Has bundle b any results of experiment id? */
+/* Has bundle b any results of experiment id, of its current source? */
 int machines_measured(struct bundle *b, const char *id);
 
 /* What a claim ({{check}}) is on one machine. */

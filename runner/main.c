@@ -377,7 +377,7 @@ static int cmd_build(int argc, char **argv)
 		diag_quiet(1);
 	}
 	struct machine_set ms;
-	machines_open(b, compare, ncompare, &ms);
+	machines_open(&bk, b, compare, ncompare, &ms);
 	/* One machine: its pages report the claims as they are shown. */
 	if (!ro.compile_only && !exec_stopping() && (ms.n > 1 || no_site))
 		machines_claims_check(&bk, &ms, strict);

@@ -420,28 +420,22 @@ static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
 }
 
 /*
- * Mark the experiments whose results in b, and in each compared bundle,
- * predate their current source (or are absent), with the records derived
- * from them: what reads them says "not measured on this machine" rather
- * than reporting an error, and no machine is compared on numbers from
- * another version of a kernel.
+ * Mark the experiments whose results in b predate their current source (or
+ * are absent), with the records derived from them: what reads them and
+ * fails says "not measured on this machine" rather than reporting an error.
+ * (The compared bundles are marked as they are opened: machines_open.)
  */
-static void site_mark_outdated(struct book *bk, struct bundle *b,
-                               const struct machine_set *ms)
+static void site_mark_outdated(struct book *bk, struct bundle *b)
 {
-	for (size_t i = 0; i < bk->nexps; i++) {
+	for (size_t i = 0; i < bk->nexps; i++)
 		bundle_mark_outdated(b, bk->exps[i].id, bk->exps[i].source_key);
-		for (size_t m = 1; ms && m < ms->n; m++)
-			bundle_mark_outdated(ms->b[m], bk->exps[i].id,
-			                     bk->exps[i].source_key);
-	}
 }
 
 int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
                 struct site_stats *st)
 {
 	memset(st, 0, sizeof *st);
-	site_mark_outdated(bk, b, o->machines);
+	site_mark_outdated(bk, b);
 	char *tpath = path_join(o->templates, "page.html");
 	char *tmpl = file_read(tpath, NULL);
 	if (!tmpl) {

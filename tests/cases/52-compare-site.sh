@@ -103,3 +103,7 @@ expect_no_html machines.html '<strong>0.50×</strong>'
 [ "$(grep -c 'not measured on small' site/machines.html)" -ge 3 ] ||
 	fail "the outdated experiment is compared: $(grep -c 'not measured on small' site/machines.html) 'not measured' cells"
 expect_html squares.html 'The data of this chart was not measured on small.'
+# Its claims are not judged there either, on the page or in the warnings.
+grep 'claim-0"' site/machines.html | grep -q 'not measured on small' ||
+	fail "a claim on the outdated experiment is judged on small"
+expect_no_err "claim does not hold on small"
