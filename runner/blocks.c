@@ -466,20 +466,38 @@ void block_key(const struct page_ctx *c, const struct directive *d,
 	free(facts);
 }
 
-static void block_make(struct page_ctx *c, const struct directive *d,
-                       struct buf *out);
+static void block_make(struct page_ctx *c, const void *arg, struct buf *out);
+
+/* May d's block be kept? Charts of several machines read other bundles:
+ * they are made each time. */
+static int block_keepable(const struct page_ctx *c, const struct directive *d)
+{
+	return c->frags && !d->error &&
+	       (d->kind != DIR_CHART || !c->s->o->machines ||
+	        c->s->o->machines->n <= 1);
+}
+
+/* d's piece kept under key, when there is one that can be used (a chart's
+ * drawings are there too), else NULL. */
+static const char *block_piece(const struct page_ctx *c,
+                               const struct directive *d, const char *key,
+                               size_t *len, struct frag_counts *fc)
+{
+	const char *html = frags_get(c->frags, key, len, fc);
+	return html && (d->kind != DIR_CHART || plot_drawn(c->s->o->dir, d->id))
+	           ? html
+	           : NULL;
+}
 
 int block_kept(const struct page_ctx *c, const struct directive *d)
 {
 	char key[33];
 	struct frag_counts fc;
 	size_t len;
-	if (!c->frags || d->error ||
-	    (d->kind == DIR_CHART && c->s->o->machines && c->s->o->machines->n > 1))
+	if (!block_keepable(c, d))
 		return 0;
 	block_key(c, d, key);
-	return frags_get(c->frags, key, &len, &fc) &&
-	       (d->kind != DIR_CHART || plot_drawn(c->s->o->dir, d->id));
+	return block_piece(c, d, key, &len, &fc) != NULL;
 }
 
 void block_html(struct page_ctx *c, const struct directive *d,
@@ -492,32 +510,22 @@ void block_html(struct page_ctx *c, const struct directive *d,
 	}
 	char key[33];
 	struct frag_counts fc;
-	/* Charts of several machines read other bundles: made each time. */
-	int keep = c->frags && (d->kind != DIR_CHART ||
-	                        !c->s->o->machines || c->s->o->machines->n <= 1);
+	int keep = block_keepable(c, d);
 	if (keep) {
 		size_t len;
 		block_key(c, d, key);
-		const char *html = frags_get(c->frags, key, &len, &fc);
-		if (html && (d->kind != DIR_CHART || plot_drawn(c->s->o->dir, d->id))) {
-			buf_put(out, html, len);
-			c->figures += fc.figures;
-			c->tables += fc.tables;
-			c->claims += fc.claims;
+		const char *html = block_piece(c, d, key, &len, &fc);
+		if (html) {
+			piece_take(c, html, len, &fc, out);
 			return;
 		}
 	}
-	struct page_mark m;
-	page_mark(c, &m);
-	size_t start = out->len;
-	block_make(c, d, out);
-	if (keep && page_clean_since(c, &m, &fc))
-		frags_put(c->frags, key, out->data + start, out->len - start, &fc);
+	piece_make(c, keep ? key : NULL, block_make, d, out);
 }
 
-static void block_make(struct page_ctx *c, const struct directive *d,
-                       struct buf *out)
+static void block_make(struct page_ctx *c, const void *arg, struct buf *out)
 {
+	const struct directive *d = arg;
 	switch (d->kind) {
 	case DIR_EXPERIMENT: render_experiment(c, d, out); break;
 	case DIR_CHART: figure_html(c, d, out); break;

@@ -61,16 +61,19 @@ struct page_ctx {
 	struct frags *frags;  /* this page's kept pieces, or NULL */
 };
 
-/* What a page had counted before a piece was made, to tell whether the
- * piece was made without a problem (frags.h keeps only those). */
-struct page_mark {
-	int figures, tables, claims, claims_failed, errors, reported;
-	size_t npartial;
-};
-void page_mark(const struct page_ctx *c, struct page_mark *m);
-/* Was what c made since m made without a problem? Its counts into fc. */
-int page_clean_since(const struct page_ctx *c, const struct page_mark *m,
-                     struct frag_counts *fc);
+/*
+ * The pieces of a page (frags.h): a kept piece, html of len bytes with the
+ * counters fc it added, is appended to out and its counters to c's; a new
+ * one is made by make(c, arg, out) and, when key is not NULL and it was
+ * made without a problem (no error, failed claim, partial value or
+ * report), kept under key.
+ */
+void piece_take(struct page_ctx *c, const char *html, size_t len,
+                const struct frag_counts *fc, struct buf *out);
+void piece_make(struct page_ctx *c, const char *key,
+                void (*make)(struct page_ctx *c, const void *arg,
+                             struct buf *out),
+                const void *arg, struct buf *out);
 /* The key of chart, table or block d on c's page (frags.h). */
 void block_key(const struct page_ctx *c, const struct directive *d,
                char key[33]);

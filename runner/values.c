@@ -45,21 +45,31 @@ static void partial_open(struct buf *out, const struct eval_facts *f)
 	buf_puts(out, "\">");
 }
 
-void page_mark(const struct page_ctx *c, struct page_mark *m)
+void piece_take(struct page_ctx *c, const char *html, size_t len,
+                const struct frag_counts *fc, struct buf *out)
 {
-	*m = (struct page_mark){c->figures, c->tables, c->claims,
-	                        c->claims_failed, c->errors,
-	                        diag_count() + warn_count(), c->npartial};
+	buf_put(out, html, len);
+	c->figures += fc->figures;
+	c->tables += fc->tables;
+	c->claims += fc->claims;
 }
 
-int page_clean_since(const struct page_ctx *c, const struct page_mark *m,
-                     struct frag_counts *fc)
+void piece_make(struct page_ctx *c, const char *key,
+                void (*make)(struct page_ctx *c, const void *arg,
+                             struct buf *out),
+                const void *arg, struct buf *out)
 {
-	*fc = (struct frag_counts){c->figures - m->figures, c->tables - m->tables,
-	                           c->claims - m->claims};
-	return c->claims_failed == m->claims_failed && c->errors == m->errors &&
-	       c->npartial == m->npartial &&
-	       diag_count() + warn_count() == m->reported;
+	/* What the page had counted before, to tell a clean piece. */
+	int figures = c->figures, tables = c->tables, claims = c->claims;
+	int failed = c->claims_failed, errors = c->errors;
+	int reported = diag_count() + warn_count();
+	size_t partial = c->npartial, start = out->len;
+	make(c, arg, out);
+	struct frag_counts fc = {c->figures - figures, c->tables - tables,
+	                         c->claims - claims};
+	if (key && c->claims_failed == failed && c->errors == errors &&
+	    c->npartial == partial && diag_count() + warn_count() == reported)
+		frags_put(c->frags, key, out->data + start, out->len - start, &fc);
 }
 
 static size_t machine_count(const struct page_ctx *c)
@@ -67,7 +77,7 @@ static size_t machine_count(const struct page_ctx *c)
 	return c->s->o->machines ? c->s->o->machines->n : 1;
 }
 
-static void value_make(struct page_ctx *c, const struct inline_expr *e,
+static void value_make(struct page_ctx *c, const void *arg,
                        struct buf *out);
 
 void value_html(struct page_ctx *c, const struct inline_expr *e,
@@ -84,23 +94,17 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		struct frag_counts fc;
 		const char *html = frags_get(c->frags, key, &len, &fc);
 		if (html) {
-			buf_put(out, html, len);
-			c->claims += fc.claims;
+			piece_take(c, html, len, &fc, out);
 			return;
 		}
 	}
-	struct page_mark m;
-	page_mark(c, &m);
-	size_t start = out->len;
-	value_make(c, e, out);
-	struct frag_counts fc;
-	if (c->frags && page_clean_since(c, &m, &fc))
-		frags_put(c->frags, key, out->data + start, out->len - start, &fc);
+	piece_make(c, c->frags ? key : NULL, value_make, e, out);
 }
 
-static void value_make(struct page_ctx *c, const struct inline_expr *e,
+static void value_make(struct page_ctx *c, const void *arg,
                        struct buf *out)
 {
+	const struct inline_expr *e = arg;
 	struct value v;
 	char *err = NULL;
 	struct eval_facts f;
