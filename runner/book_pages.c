@@ -170,7 +170,7 @@ static void machine_sentences(const struct bundle *b, struct buf *c)
 int provenance_page(const struct site_ctx *s)
 {
 	const struct bundle *b = s->b;
-	struct buf c = BUF_INIT, nav = BUF_INIT, fold = BUF_INIT;
+	struct buf c = BUF_INIT;
 	buf_puts(&c, "<h1 id=\"provenance\">Where these numbers come from</h1>\n");
 	if (!b->machine) {
 		buf_puts(&c, "<p>This bundle has no <code>machine.json</code> yet.</p>");
@@ -195,37 +195,26 @@ int provenance_page(const struct site_ctx *s)
 		if (cJSON_IsObject(m))
 			machine_table(m, "machine.json measured fields", &c);
 	}
-	toc_html(s, NULL, &nav);
-	toc_fold_html(s, NULL, &fold);
-	struct page pg = {"provenance.html", "Where these numbers come from",
-	                  nav.data, fold.data, c.data, "", "", ""};
-	int rc = page_write(s, &pg);
+	int rc = page_write_book(s, "provenance.html",
+	                         "Where these numbers come from", c.data, "", "");
 	buf_free(&c);
-	buf_free(&nav);
-	buf_free(&fold);
 	return rc;
 }
 
 /* machines.html, where other bundles were put beside this one. */
 int machines_html_page(const struct site_ctx *s)
 {
-	struct buf c = BUF_INIT, nav = BUF_INIT, fold = BUF_INIT;
+	struct buf c = BUF_INIT;
 	machines_page_html(s->bk, s->o->machines, &c);
-	toc_html(s, NULL, &nav);
-	toc_fold_html(s, NULL, &fold);
-	struct page pg = {"machines.html", "Machines", nav.data, fold.data,
-	                  c.data, "", "", ""};
-	int rc = page_write(s, &pg);
+	int rc = page_write_book(s, "machines.html", "Machines", c.data, "", "");
 	buf_free(&c);
-	buf_free(&nav);
-	buf_free(&fold);
 	return rc;
 }
 
 int runs_page(const struct site_ctx *s)
 {
 	struct book *bk = s->bk;
-	struct buf c = BUF_INIT, nav = BUF_INIT, fold = BUF_INIT;
+	struct buf c = BUF_INIT;
 	double total = 0;
 	buf_puts(&c, "<h1 id=\"runs\">Run log</h1>\n<p>Every experiment of the "
 	             "book: when it last ran, how long it took, and whether this "
@@ -258,14 +247,8 @@ int runs_page(const struct site_ctx *s)
 	}
 	buf_printf(&c, "</tbody></table></div>\n<p>%zu experiments, %.1f s of "
 	           "measurement in all.</p>\n", bk->nexps, total);
-	toc_html(s, NULL, &nav);
-	toc_fold_html(s, NULL, &fold);
-	struct page pg = {"runs.html", "Run log", nav.data, fold.data, c.data,
-	                  "", "", ""};
-	int rc = page_write(s, &pg);
+	int rc = page_write_book(s, "runs.html", "Run log", c.data, "", "");
 	buf_free(&c);
-	buf_free(&nav);
-	buf_free(&fold);
 	return rc;
 }
 

@@ -256,6 +256,21 @@ static int page_stream_fill(int fd, void *arg)
 	return fd_write_all(fd, p->tail, strlen(p->tail));
 }
 
+int page_write_book(const struct site_ctx *s, const char *file,
+                    const char *title, const char *content, const char *next,
+                    const char *tail)
+{
+	struct buf nav = BUF_INIT, fold = BUF_INIT;
+	toc_html(s, NULL, &nav);
+	toc_fold_html(s, NULL, &fold);
+	struct page pg = {file, title, nav.data, fold.data, content, "", next,
+	                  tail};
+	int rc = page_write(s, &pg);
+	buf_free(&nav);
+	buf_free(&fold);
+	return rc;
+}
+
 int page_write_stream(const struct site_ctx *s, const struct page *pg,
                       int (*content)(int fd, void *arg), void *arg)
 {

@@ -198,6 +198,12 @@ int runs_page(const struct site_ctx *s);
 
 /* Fill the template with pg and write it if it changed. 0 or -1. */
 int page_write(const struct site_ctx *s, const struct page *pg);
+/* page_write for a page of the whole book, not of a chapter: content under
+ * the book's contents; next: its "next" link ("" for none); tail: HTML
+ * before </body>. 0 or -1. */
+int page_write_book(const struct site_ctx *s, const char *file,
+                    const char *title, const char *content, const char *next,
+                    const char *tail);
 /* Write pg (its content unused) whose content content(fd, arg) writes in
  * place, for a page too large to hold: always written, atomically.
  * content returns 0, or -1 with errno set. 0 or -1 (reported). */

@@ -126,7 +126,7 @@ int search_index_write(const struct site_ctx *s, struct slices *sl,
 /* Without JavaScript the search page lists every section of the book. */
 int search_page(const struct site_ctx *s)
 {
-	struct buf c = BUF_INIT, nav = BUF_INIT, fold = BUF_INIT;
+	struct buf c = BUF_INIT;
 	buf_puts(&c, "<h1 id=\"search\">Search</h1>\n<form class=\"search-page\" "
 	             "id=\"search-form\" action=\"search.html\" role=\"search\" "
 	             "aria-label=\"Search the chapters\">"
@@ -157,14 +157,9 @@ int search_page(const struct site_ctx *s)
 		buf_puts(&c, any ? "</ol></li>\n" : "</li>\n");
 	}
 	buf_puts(&c, "</ol>\n");
-	toc_html(s, NULL, &nav);
-	toc_fold_html(s, NULL, &fold);
-	struct page pg = {"search.html", "Search", nav.data, fold.data, c.data,
-	                  "", "", "<script src=\"search-index.js\" defer></script>\n"
-	                  "<script src=\"search.js\" defer></script>\n"};
-	int rc = page_write(s, &pg);
+	int rc = page_write_book(s, "search.html", "Search", c.data, "",
+	                         "<script src=\"search-index.js\" defer></script>\n"
+	                         "<script src=\"search.js\" defer></script>\n");
 	buf_free(&c);
-	buf_free(&nav);
-	buf_free(&fold);
 	return rc;
 }

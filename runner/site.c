@@ -78,7 +78,7 @@ static int index_page(const struct site_ctx *s,
 {
 	struct book *bk = s->bk;
 	const struct site_opts *o = s->o;
-	struct buf c = BUF_INIT, nav = BUF_INIT, fold = BUF_INIT;
+	struct buf c = BUF_INIT;
 	buf_puts(&c, "<h1 id=\"top\">");
 	buf_puts_html(&c, o->title);
 	buf_puts(&c, "</h1>\n<p class=\"lead\">Every number in this book was "
@@ -116,17 +116,11 @@ static int index_page(const struct site_ctx *s,
 	if (pdf_link)
 		buf_puts(&c, " (<a href=\"book.pdf\">PDF</a>)");
 	buf_puts(&c, "</p>\n");
-	toc_html(s, NULL, &nav);
-	toc_fold_html(s, NULL, &fold);
 	char *next = nav_link(s, bk->nchs ? bk->chs[0] : NULL, "next",
 	                      "Start reading →");
-	struct page pg = {"index.html", "", nav.data, fold.data, c.data, "",
-	                  next, ""};
-	int rc = page_write(s, &pg);
-	buf_free(&fold);
+	int rc = page_write_book(s, "index.html", "", c.data, next, "");
 	free(next);
 	buf_free(&c);
-	buf_free(&nav);
 	return rc;
 }
 
