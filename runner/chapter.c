@@ -550,40 +550,6 @@ static struct chapter *chapter_new(const char *path)
 	return ch;
 }
 
-static int is_control(unsigned char c)
-{
-	return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
-}
-
-/*
- * The source with its C0 controls (but tab and line ends) and DEL shown as
- * their control pictures (U+2400 + c): they have no place in HTML, and an
- * STX or ETX would otherwise pass for one of the parse's own tokens. NULL
- * when it has none.
- */
-static char *controls_pictured(const char *src, size_t len, size_t *out_len)
-{
-	size_t i = 0;
-	while (i < len && !is_control((unsigned char)src[i]))
-		i++;
-	if (i == len)
-		return NULL;
-	struct buf b = BUF_INIT;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)src[i];
-		if (!is_control(c)) {
-			buf_putc(&b, c);
-			continue;
-		}
-		unsigned pic = c == 0x7f ? 0x2421 : 0x2400 + c;
-		buf_putc(&b, (char)(0xe0 | (pic >> 12)));
-		buf_putc(&b, (char)(0x80 | ((pic >> 6) & 0x3f)));
-		buf_putc(&b, (char)(0x80 | (pic & 0x3f)));
-	}
-	*out_len = b.len;
-	return buf_detach(&b);
-}
-
 static int is_blank(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -609,8 +575,10 @@ struct chapter *chapter_parse_text(const char *path, const char *src,
 		struct hasher *h = hasher_new();
 		hasher_add(h, src, len);
 		hasher_done(h, ch->hash);
+		/* STX and ETX, as the parse's own tokens use them, and any
+		 * other control are shown as their pictures. */
 		size_t safe_len;
-		char *safe = controls_pictured(src, len, &safe_len);
+		char *safe = source_make_safe(src, len, &safe_len);
 		chapter_parse(ch, safe ? safe : src, safe ? safe_len : len);
 		free(safe);
 	}

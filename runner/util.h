@@ -147,6 +147,9 @@ int utf8_valid(const char *s, size_t len, int *bad_line);
  * NULL when s is already safe (nothing to change). Caller frees.
  */
 char *text_make_safe(const char *s, size_t len, size_t *out_len);
+/* text_make_safe for Markdown source, where a lone CR ends a line and
+ * stays as it is. */
+char *source_make_safe(const char *s, size_t len, size_t *out_len);
 
 /*
  * Strict numbers: the whole of s is a decimal number within [min, max]

@@ -94,21 +94,25 @@ static size_t utf8_seq(const unsigned char *p, size_t len)
 	return n + 1;
 }
 
-static int control_byte(const unsigned char *p, size_t i, size_t len)
+/* Is p[i] a control to show? A lone CR is one unless it ends lines. */
+static int control_byte(const unsigned char *p, size_t i, size_t len,
+                        int cr_ends_lines)
 {
 	unsigned c = p[i];
 	if (c == '\n' || c == '\t')
 		return 0;
 	if (c == '\r')
-		return !(i + 1 < len && p[i + 1] == '\n');
+		return !cr_ends_lines && !(i + 1 < len && p[i + 1] == '\n');
 	return c < 0x20 || c == 0x7f;
 }
 
-char *text_make_safe(const char *s, size_t len, size_t *out_len)
+static char *make_safe(const char *s, size_t len, int cr_ends_lines,
+                       size_t *out_len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
-	while (i < len && (n = utf8_seq(p + i, len - i)) && !control_byte(p, i, len))
+	while (i < len && (n = utf8_seq(p + i, len - i)) &&
+	       !control_byte(p, i, len, cr_ends_lines))
 		i += n;
 	if (i == len)
 		return NULL;
@@ -119,7 +123,7 @@ char *text_make_safe(const char *s, size_t len, size_t *out_len)
 		if (!n) {
 			buf_puts(&b, "\xef\xbf\xbd"); /* U+FFFD */
 			i++;
-		} else if (control_byte(p, i, len)) {
+		} else if (control_byte(p, i, len, cr_ends_lines)) {
 			unsigned pic = p[i] == 0x7f ? 0x2421 : 0x2400 + p[i];
 			buf_putc(&b, (char)(0xe0 | (pic >> 12)));
 			buf_putc(&b, (char)(0x80 | ((pic >> 6) & 0x3f)));
@@ -134,6 +138,16 @@ char *text_make_safe(const char *s, size_t len, size_t *out_len)
 	if (out_len)
 		*out_len = b.len;
 	return buf_detach(&b);
+}
+
+char *text_make_safe(const char *s, size_t len, size_t *out_len)
+{
+	return make_safe(s, len, 0, out_len);
+}
+
+char *source_make_safe(const char *s, size_t len, size_t *out_len)
+{
+	return make_safe(s, len, 1, out_len);
 }
 
 int parse_long(const char *s, long min, long max, long *out)
