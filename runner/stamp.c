@@ -14,7 +14,11 @@
 #include "util.h"
 
 #define STAMP_FILE ".labbook-stamp"
-#define STAMP_MAGIC "labbook-stamp 1"
+#define STAMP_MAGIC "labbook-stamp 2"
+/* An input whose times are this close to the stamp's writing may change
+ * again within one tick of the file-time clock without its times showing
+ * it: its content is hashed too (git's racily clean entries). */
+#define STAMP_RACY_NS 2000000000LL
 
 /* The inputs noted so far: a set of paths, open addressing. */
 static struct {
@@ -22,7 +26,6 @@ static struct {
 	size_t cap, n;
 	char *site;         /* "site/": paths under it are outputs */
 	size_t site_len;
-	struct timespec t0; /* when the build began, on the file-time clock */
 	int on;
 } in;
 
@@ -89,7 +92,6 @@ void stamp_begin(const char *site)
 		len--;
 	in.site = xasprintf("%.*s/", (int)len, s);
 	in.site_len = len + 1;
-	clock_gettime(CLOCK_REALTIME_COARSE, &in.t0);
 	in.on = 1;
 	char *path = path_join(site, STAMP_FILE);
 	unlink(path);
@@ -148,10 +150,46 @@ static void facts_of(const struct stat *st, int there, struct buf *out)
 	           st->st_ctim.tv_nsec, (unsigned long long)st->st_ino);
 }
 
-static int newer_than_start(const struct timespec *t)
+static long long ns_of(const struct timespec *t)
 {
-	return t->tv_sec > in.t0.tv_sec ||
-	       (t->tv_sec == in.t0.tv_sec && t->tv_nsec >= in.t0.tv_nsec);
+	return (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+/* Is st too recent for its times to tell a later change? now: ns. */
+static int racy(const struct stat *st, long long now)
+{
+	return ns_of(&st->st_mtim) > now - STAMP_RACY_NS ||
+	       ns_of(&st->st_ctim) > now - STAMP_RACY_NS;
+}
+
+/* The content of path: a file's bytes, or a folder's sorted names. 0 or
+ * -1 (unreadable). */
+static int content_hash(const char *path, const struct stat *st, char out[33])
+{
+	struct hasher *h = hasher_new();
+	int rc = 0;
+	if (S_ISDIR(st->st_mode)) {
+		struct dirent **names;
+		int n = scandir(path, &names, NULL, alphasort);
+		if (n < 0)
+			rc = -1;
+		for (int i = 0; i < n; i++) {
+			hasher_add_str(h, names[i]->d_name);
+			free(names[i]);
+		}
+		if (n >= 0)
+			free(names);
+	} else {
+		size_t len;
+		char *text = file_read(path, &len);
+		if (text)
+			hasher_add(h, text, len);
+		else
+			rc = -1;
+		free(text);
+	}
+	hasher_done(h, out);
+	return rc;
 }
 
 /* Every file and folder under dir, as "O facts path" lines. */
@@ -174,7 +212,7 @@ static void outputs_walk(const char *dir, struct buf *out, int depth)
 		if (lstat(path, &st) == 0) {
 			buf_puts(out, "O ");
 			facts_of(&st, 1, out);
-			buf_printf(out, " %s\n", path);
+			buf_printf(out, " - %s\n", path);
 			if (S_ISDIR(st.st_mode))
 				outputs_walk(path, out, depth + 1);
 		}
@@ -193,6 +231,9 @@ int stamp_write(const char *site, const char *key)
 	if (!f)
 		goto out;
 	buf_printf(&s, "%s %s\n", STAMP_MAGIC, key);
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	long long now = ns_of(&t);
 	for (size_t i = 0; i < in.cap; i++) {
 		const char *p = in.slot[i];
 		if (!p)
@@ -203,21 +244,27 @@ int stamp_write(const char *site, const char *key)
 		int there = stat(p, &st) == 0;
 		if (!there && errno != ENOENT && errno != ENOTDIR)
 			goto out;
-		/* Changed while the build read it, perhaps: trust it next time. */
-		if (there && (newer_than_start(&st.st_mtim) ||
-		              newer_than_start(&st.st_ctim)))
+		char hash[33] = "-";
+		if (there && racy(&st, now) && content_hash(p, &st, hash))
 			goto out;
 		buf_puts(&s, "I ");
 		facts_of(&st, there, &s);
-		buf_printf(&s, " %s\n", p);
+		buf_printf(&s, " %s %s\n", hash, p);
 	}
 	struct stat st;
 	if (stat(site, &st) != 0)
 		goto out;
 	buf_puts(&s, "O ");
 	facts_of(&st, 1, &s);
-	buf_printf(&s, " %s\n", site);
+	buf_printf(&s, " - %s\n", site);
 	outputs_walk(site, &s, 0);
+	/* The end, with a checksum of all before it: a stamp cut short or
+	 * changed is no stamp. */
+	char sum[33];
+	struct hasher *h = hasher_new();
+	hasher_add(h, s.data, s.len);
+	hasher_done(h, sum);
+	buf_printf(&s, "end %s\n", sum);
 	rc = fwrite(s.data, 1, s.len, f) == s.len ? 0 : -1;
 out:
 	if (f && fclose(f) != 0)
@@ -240,44 +287,57 @@ int stamp_fresh(const char *site, const char *key, size_t *checked)
 	if (!text)
 		return 0;
 	int fresh = 0;
+	struct buf now = BUF_INIT;
+	/* The last line is "end SUM", SUM over every byte before it. */
+	char *end = len >= 38 ? text + len - 33 : NULL;
+	if (!end || end[-5] != '\n' || strncmp(end - 4, "end ", 4) ||
+	    text[len - 1] != '\n' || memchr(text, '\0', len))
+		goto out;
+	char sum[33];
+	struct hasher *h = hasher_new();
+	hasher_add(h, text, (size_t)(end - 4 - text));
+	hasher_done(h, sum);
+	if (strncmp(end, sum, 32))
+		goto out;
+	end[-4] = '\0';
 	char *line = text, *nl = strchr(line, '\n');
 	size_t magic = strlen(STAMP_MAGIC);
 	if (!nl || (size_t)(nl - line) != magic + 1 + 32 ||
 	    strncmp(line, STAMP_MAGIC, magic) || strncmp(line + magic + 1, key, 32))
 		goto out;
-	struct buf now = BUF_INIT;
 	for (line = nl + 1; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		if (!nl || nl - line < 16 || line[1] != ' ' ||
-		    (line[0] != 'I' && line[0] != 'O')) {
-			buf_free(&now);
+		    (line[0] != 'I' && line[0] != 'O'))
 			goto out;
-		}
-		/* The path follows the seventh space. */
-		const char *p = line;
-		for (int k = 0; k < 8 && p && p < nl; k++) {
+		/* The content hash follows the eighth space, the path it. */
+		const char *p = line, *hash = NULL;
+		for (int k = 0; k < 9 && p && p < nl; k++) {
 			p = memchr(p, ' ', (size_t)(nl - p));
 			p = p ? p + 1 : NULL;
+			if (k == 7)
+				hash = p;
 		}
-		if (!p || p >= nl) {
-			buf_free(&now);
+		if (!p || p >= nl || !hash || p - hash < 2)
 			goto out;
-		}
 		*nl = '\0';
 		struct stat st;
 		int there = (line[0] == 'O' ? lstat(p, &st) : stat(p, &st)) == 0;
 		now.len = 0;
 		facts_of(&st, there, &now);
 		(*checked)++;
-		if (now.len != (size_t)(p - 1 - (line + 2)) ||
-		    memcmp(now.data, line + 2, now.len)) {
-			buf_free(&now);
+		if (now.len != (size_t)(hash - 1 - (line + 2)) ||
+		    memcmp(now.data, line + 2, now.len))
 			goto out;
-		}
+		char got[33];
+		if (hash[0] != '-' &&
+		    (p - hash != 33 || content_hash(p, &st, got) ||
+		     memcmp(got, hash, 32)))
+			goto out;
 	}
-	buf_free(&now);
 	fresh = 1;
 out:
+	buf_free(&now);
 	free(text);
 	return fresh;
 }

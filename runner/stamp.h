@@ -10,9 +10,11 @@
  * whose inputs and site all still stand as noted, has nothing to do.
  *
  * What is noted is what was read, so an input cannot be forgotten. An
- * input whose times are not older than the build's start may have changed
- * while it was read (file times are coarse): then no stamp is written, and
- * the next build is made in full, as git treats a racily clean index.
+ * input whose times are within two seconds of the stamp's writing could
+ * change again without its times showing it (file times are coarse): its
+ * content is hashed too, and checked, as git treats a racily clean index.
+ * The stamp ends with a checksum of itself: one cut short or changed is
+ * no stamp.
  */
 #ifndef LB_STAMP_H
 #define LB_STAMP_H

@@ -22,6 +22,12 @@ rebuilt
 [ -f site/.labbook-stamp ] || fail "a clean build left no stamp"
 up_to_date
 up_to_date -j 1
+# A stamp cut at a line end, or with one byte changed, is no stamp.
+head -n 3 site/.labbook-stamp > stamp.cut && cp stamp.cut site/.labbook-stamp
+rebuilt
+sed -i '2s/ /  /' site/.labbook-stamp
+rebuilt
+up_to_date
 # An edit of the same size: the times tell.
 sed -i 's/in prose/in Prose/' chapters/01-a.md
 rebuilt
