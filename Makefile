@@ -46,13 +46,16 @@ export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT \
 
 -include config.mak
 
-SRCS  = $(filter-out runner/fuzz_%.c,$(wildcard runner/*.c))
+# runner/ has one folder per stage (README, *Repository layout*).
+STAGES = base bundle book measure render cli
+FUZZ_SRCS = $(wildcard runner/*/fuzz_*.c)
+SRCS  = $(filter-out $(FUZZ_SRCS),$(wildcard $(STAGES:%=runner/%/*.c)))
 OBJS  = $(SRCS:runner/%.c=$(BUILD)/obj/%.o)
-LIB   = $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+LIB   = $(filter-out $(BUILD)/obj/cli/main.o,$(OBJS))
 TESTS = $(patsubst tests/unit/%.c,$(BUILD)/test/%,$(wildcard tests/unit/*.c))
 DEPS  = $(OBJS:.o=.d) $(TESTS:=.d)
 LABBOOK = $(BUILD)/labbook
-FUZZERS = $(patsubst runner/fuzz_%.c,%,$(wildcard runner/fuzz_*.c))
+FUZZERS = $(patsubst fuzz_%.c,%,$(notdir $(FUZZ_SRCS)))
 FUZZ_SECONDS ?= 60
 
 .PHONY: all site measure test unit regress kernels bench clean deps format install \
@@ -67,11 +70,11 @@ deps:
 $(BUILD)/.deps-ok: tools/install-deps
 	@tools/install-deps && mkdir -p $(BUILD) && touch $@
 
-$(BUILD)/obj $(BUILD)/test:
+$(BUILD)/test $(STAGES:%=$(BUILD)/obj/%):
 	@mkdir -p $@
 
-$(BUILD)/obj/%.o: runner/%.c $(BUILD)/.deps-ok | $(BUILD)/obj
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/obj/%.o: runner/%.c $(BUILD)/.deps-ok | $(STAGES:%=$(BUILD)/obj/%)
+	$(CC) $(CFLAGS) -Irunner -MMD -MP -c -o $@ $<
 
 $(LABBOOK): $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
@@ -159,15 +162,15 @@ fuzz-run: $(FUZZERS:%=$(BUILD)/fuzz_%)
 	@for f in $(FUZZERS); do \
 		echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
 		$(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-			$$(test -f runner/fuzz_$$f.dict && echo -dict=runner/fuzz_$$f.dict) \
+			$$(for d in runner/*/fuzz_$$f.dict; do test -f $$d && echo -dict=$$d; done) \
 			-artifact_prefix=$(BUILD)/ $(BUILD)/corpus-$$f || exit 1; \
 	done
 
-$(BUILD)/fuzz_%: runner/fuzz_%.c $(LIB)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -Irunner -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+$(BUILD)/fuzz_%: $(LIB)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -Irunner -o $@ $(filter %/fuzz_$*.c,$(FUZZ_SRCS)) $(LIB) $(LDFLAGS) $(LDLIBS)
 
 format:
-	clang-format -i runner/*.c runner/*.h tests/unit/*.c
+	clang-format -i runner/*/*.c runner/*/*.h tests/unit/*.c
 
 clean:
 	rm -rf $(BUILD) build-san build-fuzz $(SITE)

@@ -4,14 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "book.h"
-#include "command.h"
-#include "exec.h"
-#include "machine.h"
-#include "results.h"
+#include "book/book.h"
+#include "measure/command.h"
+#include "base/exec.h"
+#include "measure/machine.h"
+#include "bundle/results.h"
 #include "test.h"
-#include "toolchain.h"
-#include "util.h"
+#include "measure/toolchain.h"
+#include "base/util.h"
 
 TEST(test_text_make_safe)
 {

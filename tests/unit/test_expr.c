@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "expr.h"
+#include "book/expr.h"
 #include "test.h"
-#include "util.h"
+#include "base/util.h"
 
 static struct bundle *b;
 

@@ -1,8 +1,8 @@
 /* Merging the records of several runs of one experiment. */
 #include <stdlib.h>
 
-#include "merge.h"
-#include "results.h"
+#include "bundle/merge.h"
+#include "bundle/results.h"
 #include "test.h"
 
 /* Parse each text of runs[] into rows; merge; parse the merged text back. */

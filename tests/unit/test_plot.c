@@ -1,8 +1,8 @@
 /* The words and numbers charts are drawn with. */
-#include "chart.h"
-#include "plot.h"
+#include "render/chart.h"
+#include "render/plot.h"
 #include "test.h"
-#include "util.h"
+#include "base/util.h"
 
 static void check_text(double v, const char *unit, const char *want)
 {

@@ -1,11 +1,11 @@
 /* nvcc's resource report (a fixture recorded on the H100) into fields. */
 #include <stdlib.h>
 
-#include "ncu.h"
-#include "ptxas.h"
-#include "results.h"
+#include "measure/ncu.h"
+#include "bundle/ptxas.h"
+#include "bundle/results.h"
 #include "test.h"
-#include "util.h"
+#include "base/util.h"
 
 static cJSON *find(cJSON **rows, size_t n, const char *kernel)
 {

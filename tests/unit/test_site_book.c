@@ -1,8 +1,8 @@
 /* The one-page book: ids and links of a chapter made to work on one page. */
 #include <stdlib.h>
 
-#include "buf.h"
-#include "site_book.h"
+#include "base/buf.h"
+#include "render/site_book.h"
 #include "test.h"
 
 static struct chapter one = {.name = "one"}, two = {.name = "two"};

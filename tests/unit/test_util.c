@@ -1,11 +1,11 @@
 /* Buffers, records, argument splitting, UTF-8, hashing, escaping. */
 #include <stdlib.h>
 
-#include "buf.h"
-#include "exec.h"
-#include "results.h"
+#include "base/buf.h"
+#include "base/exec.h"
+#include "bundle/results.h"
 #include "test.h"
-#include "util.h"
+#include "base/util.h"
 
 TEST(test_buf)
 {

@@ -1,0 +1,421 @@
+#define _GNU_SOURCE
+#include "base/exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+
+static volatile sig_atomic_t stop_signal;
+static int stop_pipe[2] = {-1, -1}; /* written by the handler: poll sees it */
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	stop_signal = sig;
+	if (stop_pipe[1] >= 0)
+		(void)!write(stop_pipe[1], "", 1);
+	errno = saved;
+}
+
+void exec_catch_signals(void)
+{
+	if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		stop_pipe[0] = stop_pipe[1] = -1;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int exec_stopping(void)
+{
+	return stop_signal;
+}
+
+void exec_forked(void)
+{
+	if (stop_pipe[0] < 0)
+		return;
+	close(stop_pipe[0]);
+	close(stop_pipe[1]);
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		stop_pipe[0] = stop_pipe[1] = -1;
+}
+
+static void child_exec(char *const argv[], char *const env[], int out_fd)
+{
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	int null = open("/dev/null", O_RDONLY);
+	if (null >= 0)
+		dup2(null, 0);
+	dup2(out_fd, 1);
+	dup2(out_fd, 2);
+	for (size_t i = 0; env && env[i]; i++)
+		putenv(env[i]);
+	execvp(argv[0], argv);
+	dprintf(2, "labbook: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* A descriptor that becomes readable when pid exits, or -1 where the
+ * kernel has no pidfd (before Linux 5.3). */
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/*
+ * Wait for one of fds (n of them, each -1 or a descriptor to read) or the
+ * stop pipe for at most ms milliseconds (-1: no limit). Without a pidfd,
+ * a child's exit wakes nothing, so the wait is cut to 20 ms then.
+ * Fills ready[i]; returns when something is ready or the time is up.
+ */
+static void wait_fds(const int *fds, size_t n, int ms, int *ready, int no_pidfd)
+{
+	struct pollfd pfd[66];
+	size_t k = 0;
+	if (n > 64)
+		n = 64;
+	for (size_t i = 0; i < n; i++)
+		ready[i] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			pfd[k++] = (struct pollfd){fds[i], POLLIN, 0};
+	if (stop_pipe[0] >= 0)
+		pfd[k++] = (struct pollfd){stop_pipe[0], POLLIN, 0};
+	if (no_pidfd && (ms < 0 || ms > 20))
+		ms = 20;
+	if (stop_signal)
+		ms = 0;
+	if (poll(pfd, k, ms) <= 0)
+		return;
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			ready[i] = pfd[k++].revents != 0;
+}
+
+static int ms_until(double deadline)
+{
+	double left = deadline - now_seconds();
+	if (left <= 0)
+		return 0;
+	return left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+}
+
+/*
+ * Stop the process group of p: SIGTERM, a grace period of two seconds,
+ * then SIGKILL. Reaps the leader when it exits in that time; returns 1
+ * then, with its status.
+ */
+static int kill_group(pid_t pid, int pidfd, int *status)
+{
+	kill(-pid, SIGTERM);
+	double end = now_seconds() + 2;
+	for (;;) {
+		if (waitpid(pid, status, WNOHANG) == pid) {
+			/* The leader is gone; its children may not be. */
+			kill(-pid, SIGKILL);
+			return 1;
+		}
+		if (now_seconds() >= end)
+			break;
+		int ready;
+		int fd = pidfd;
+		struct pollfd pfd = {fd, POLLIN, 0};
+		if (fd >= 0)
+			poll(&pfd, 1, ms_until(end));
+		else
+			wait_fds(&fd, 1, ms_until(end), &ready, 1);
+	}
+	kill(-pid, SIGKILL);
+	return 0;
+}
+
+static pid_t spawn(char *const argv[], char *const env[], int out_fd,
+                   int close_fd)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		diag("cannot run %s: %s", argv[0], strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (close_fd >= 0)
+			close(close_fd);
+		child_exec(argv, env, out_fd);
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
+int exec_run(char *const argv[], char *const env[], double timeout,
+             size_t cap, struct run_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->exit_code = -1;
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		diag("cannot run %s: %s", argv[0], strerror(errno));
+		return -1;
+	}
+	double start = now_seconds();
+	pid_t pid = spawn(argv, env, fds[1], fds[0]);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return -1;
+	}
+	int pidfd = pidfd_of(pid);
+
+	struct buf out = BUF_INIT;
+	int status = 0, reaped = 0, killed = 0, swept = 0;
+	int pipe_fd = fds[0];
+	double reaped_at = 0;
+	while (pipe_fd >= 0 || !reaped) {
+		if (!killed && !reaped && (stop_signal || now_seconds() - start > timeout)) {
+			killed = 1;
+			if (stop_signal)
+				r->interrupted = 1;
+			else
+				r->timed_out = 1;
+			if (kill_group(pid, pidfd, &status)) {
+				reaped = 1;
+				reaped_at = now_seconds();
+			}
+			continue;
+		}
+		/*
+		 * The leader exited but the pipe is still open: a process it
+		 * started holds it. Its group gets a second to finish, then
+		 * SIGKILL; a holder that survives that left the group (setsid).
+		 */
+		if (reaped && pipe_fd >= 0) {
+			double since = now_seconds() - reaped_at;
+			if (since > 1.0 && !swept) {
+				kill(-pid, SIGKILL);
+				swept = 1;
+			} else if (since > 1.5 && swept) {
+				r->escaped = 1;
+				break;
+			}
+		}
+		double deadline = reaped ? reaped_at + (swept ? 1.5 : 1.0)
+		                  : killed ? now_seconds() + 1
+		                           : start + timeout;
+		int wfd[2] = {pipe_fd, reaped ? -1 : pidfd}, ready[2];
+		wait_fds(wfd, 2, ms_until(deadline), ready, !reaped && pidfd < 0);
+		if (pipe_fd >= 0 && ready[0]) {
+			char chunk[65536];
+			ssize_t got = read(pipe_fd, chunk, sizeof chunk);
+			if (got > 0) {
+				size_t keep = out.len < cap ? cap - out.len : 0;
+				if (keep > (size_t)got)
+					keep = (size_t)got;
+				buf_put(&out, chunk, keep);
+				r->dropped += (size_t)got - keep;
+			} else if (got == 0 || errno != EINTR) {
+				close(pipe_fd);
+				pipe_fd = -1;
+				/* Nothing else to wait on: block for the exit, within
+				 * the timeout (pidfd, or a short wait without one). */
+			}
+		}
+		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+			reaped = 1;
+			reaped_at = now_seconds();
+		}
+	}
+	if (pipe_fd >= 0)
+		close(pipe_fd);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (!reaped)
+		waitpid(pid, &status, 0);
+	r->seconds = now_seconds() - start;
+	if (WIFEXITED(status))
+		r->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		r->signal = WTERMSIG(status);
+	if (r->timed_out || r->interrupted)
+		r->exit_code = -1;
+	r->out_len = out.len;
+	buf_puts(&out, "");
+	r->out = buf_detach(&out);
+	return 0;
+}
+
+int exec_start(struct exec_proc *p, char *const argv[], const char *log_path,
+               double timeout)
+{
+	memset(p, 0, sizeof *p);
+	p->pidfd = -1;
+	int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		diag("cannot write %s: %s", log_path, strerror(errno));
+		return -1;
+	}
+	p->pid = spawn(argv, NULL, fd, -1);
+	close(fd);
+	if (p->pid < 0) {
+		p->pid = 0;
+		return -1;
+	}
+	p->pidfd = pidfd_of(p->pid);
+	p->start = now_seconds();
+	p->timeout = timeout;
+	return 0;
+}
+
+int exec_wait_any(struct exec_proc *ps, size_t n)
+{
+	for (;;) {
+		double deadline = 0;
+		int running = 0, no_pidfd = 0;
+		int fds[64], ready[64];
+		size_t m = n < 64 ? n : 64;
+		for (size_t i = 0; i < m; i++) {
+			struct exec_proc *p = &ps[i];
+			fds[i] = -1;
+			if (!p->pid || p->done)
+				continue;
+			if (!p->timed_out && !p->interrupted &&
+			    (stop_signal || now_seconds() - p->start > p->timeout)) {
+				if (stop_signal)
+					p->interrupted = 1;
+				else
+					p->timed_out = 1;
+				if (kill_group(p->pid, p->pidfd, &p->status)) {
+					p->done = 1;
+					return (int)i;
+				}
+			}
+			if (waitpid(p->pid, &p->status, WNOHANG) == p->pid) {
+				p->done = 1;
+				return (int)i;
+			}
+			fds[i] = p->pidfd;
+			no_pidfd |= p->pidfd < 0;
+			double end = p->start + p->timeout;
+			if (!running || end < deadline)
+				deadline = end;
+			running = 1;
+		}
+		if (!running)
+			return -1;
+		wait_fds(fds, m, ms_until(deadline), ready, no_pidfd);
+	}
+}
+
+void exec_proc_close(struct exec_proc *p)
+{
+	if (!p)
+		return;
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	p->pidfd = -1;
+	p->pid = 0;
+}
+
+char *exec_capture(char *const argv[], double timeout)
+{
+	struct run_result r;
+	if (exec_run(argv, NULL, timeout, 1 << 20, &r) != 0)
+		return NULL;
+	if (r.exit_code != 0) {
+		free(r.out);
+		return NULL;
+	}
+	return r.out;
+}
+
+char **argv_split(const char *s, size_t *n)
+{
+	char **argv = NULL;
+	size_t count = 0;
+	struct buf w = BUF_INIT;
+	while (*s) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		buf_reset(&w);
+		buf_puts(&w, "");
+		char quote = 0;
+		for (; *s && (quote || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
+			if (quote && *s == quote)
+				quote = 0;
+			else if (!quote && (*s == '"' || *s == '\''))
+				quote = *s;
+			else if (*s == '\\' && s[1] && quote != '\'')
+				buf_putc(&w, *++s);
+			else
+				buf_putc(&w, *s);
+		}
+		*ARRAY_PUSH(argv, count) = xstrdup(w.data);
+	}
+	buf_free(&w);
+	*ARRAY_PUSH(argv, count) = NULL;
+	if (n)
+		*n = count - 1;
+	return argv;
+}
+
+void argv_append_split(char ***argv, size_t *n, const char *s)
+{
+	size_t k;
+	char **words = argv_split(s ? s : "", &k);
+	for (size_t i = 0; i < k; i++)
+		*ARRAY_PUSH(*argv, *n) = words[i];
+	free(words);
+}
+
+void argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+char *argv_join(char *const argv[])
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+		if (i)
+			buf_putc(&b, ' ');
+		if (*a && !a[strcspn(a, " \t\n\"'\\$`*?;&|<>()")]) {
+			buf_puts(&b, a);
+			continue;
+		}
+		buf_putc(&b, '\'');
+		for (; *a; a++) {
+			if (*a == '\'')
+				buf_puts(&b, "'\\''");
+			else
+				buf_putc(&b, *a);
+		}
+		buf_putc(&b, '\'');
+	}
+	return buf_detach(&b);
+}

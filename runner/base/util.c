@@ -1,0 +1,629 @@
+/* util.c - memory, diagnostics, files and paths, hashes and clocks (util.h);
+ * util_text.c holds the text helpers. */
+#define _GNU_SOURCE
+#include "base/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "base/buf.h"
+
+static void oom(void)
+{
+	fputs("labbook: out of memory\n", stderr);
+	abort();
+}
+
+/*
+ * A large block (a page, a chapter's pieces, the search index) is asked for
+ * as transparent huge pages, as the chapter arena is (arena.h): one fault
+ * per 2 MiB of it instead of one per 4 KiB. Only whole, aligned huge pages
+ * inside the block are advised; the advice changes no contents.
+ */
+static void *huge_hint(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (n >= 2 * huge) {
+		uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+		uintptr_t end = ((uintptr_t)p + n) & ~(huge - 1);
+		if (end > start)
+			madvise((void *)start, end - start, MADV_HUGEPAGE);
+	}
+#endif
+	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return huge_hint(p, n);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return huge_hint(p, n * size);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return huge_hint(p, n);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return buf_detach(&b);
+}
+
+static int ndiag, nwarn;
+static int quiet;
+
+static void vreport(const char *kind, const char *file, int line,
+                    const char *fmt, va_list ap)
+{
+	if (quiet)
+		return;
+	if (file && line > 0)
+		fprintf(stderr, "%s:%d: %s: ", file, line, kind);
+	else if (file)
+		fprintf(stderr, "%s: %s: ", file, kind);
+	else
+		fprintf(stderr, "labbook: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void diag_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", file, line, fmt, ap);
+	va_end(ap);
+	ndiag += !quiet;
+}
+
+void diag_keepv(char **slot, const char *file, int line, const char *fmt,
+                va_list ap)
+{
+	struct buf b = BUF_INIT;
+	buf_vprintf(&b, fmt, ap);
+	diag_at(file, line, "%s", b.data);
+	if (!*slot)
+		*slot = xasprintf("%s:%d: %s", file, line, b.data);
+	buf_free(&b);
+}
+
+void diag(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", NULL, 0, fmt, ap);
+	va_end(ap);
+	ndiag += !quiet;
+}
+
+void warn_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning", file, line, fmt, ap);
+	va_end(ap);
+	nwarn += !quiet;
+}
+
+int warn_count(void)
+{
+	return nwarn;
+}
+
+int diag_count(void)
+{
+	return ndiag;
+}
+
+void diag_quiet(int q)
+{
+	quiet = q;
+}
+
+static void (*input_hook)(const char *path);
+
+void util_on_input(void (*fn)(const char *path))
+{
+	input_hook = fn;
+}
+
+void input_note(const char *path)
+{
+	if (input_hook)
+		input_hook(path);
+}
+
+/* Read fd to its end into b, in one read when its size is known, or until
+ * b holds more than cap bytes. 0, or -1 with errno set. */
+static int fd_read_all(int fd, struct buf *b, size_t cap)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= cap)
+		buf_grow(b, (size_t)st.st_size + 1);
+	for (;;) {
+		if (b->cap - b->len < 2)
+			buf_grow(b, 65536);
+		ssize_t n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : 0;
+		b->len += (size_t)n;
+		if (b->len > cap)
+			return 0;
+	}
+}
+
+char *file_read(const char *path, size_t *len)
+{
+	input_note(path);
+	/* O_NONBLOCK: a FIFO put where a file was expected does not hang us;
+	 * it, a folder or a device is refused. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	int known = fstat(fd, &st) == 0;
+	if (!known || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = known && S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return NULL;
+	}
+	struct buf b = BUF_INIT;
+	int rc = fd_read_all(fd, &b, FILE_READ_CAP);
+	close(fd);
+	if (rc != 0 || b.len > FILE_READ_CAP) {
+		buf_free(&b);
+		errno = rc != 0 ? EIO : EFBIG;
+		return NULL;
+	}
+	buf_grow(&b, 1);
+	b.data[b.len] = '\0';
+	if (len)
+		*len = b.len;
+	return buf_detach(&b);
+}
+
+int file_write_atomic_with(const char *path, int (*fill)(int fd, void *arg),
+                          void *arg)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc = -1;
+	if (fd >= 0 && fill(fd, arg) == 0) {
+		rc = close(fd);
+		fd = -1;
+		if (rc == 0)
+			rc = rename(tmp, path);
+	}
+	if (rc != 0) {
+		diag("cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc ? -1 : 0;
+}
+
+struct bytes {
+	const void *data;
+	size_t len;
+};
+
+static int bytes_fill(int fd, void *arg)
+{
+	const struct bytes *b = arg;
+	return fd_write_all(fd, b->data, b->len);
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	struct bytes b = {data, len};
+	return file_write_atomic_with(path, bytes_fill, &b);
+}
+
+int file_write_if_changed(const char *path, const void *data, size_t len,
+                          int *written)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size == len) {
+		size_t oldlen;
+		char *old = file_read(path, &oldlen);
+		int same = old && oldlen == len && !memcmp(old, data, len);
+		free(old);
+		if (same)
+			return 0;
+	}
+	if (mkdir_parents(path) != 0 || file_write_atomic(path, data, len) != 0)
+		return -1;
+	if (written)
+		(*written)++;
+	return 0;
+}
+
+int fd_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+void dir_prune(const char *dir, const char *suffix, char *const *names,
+               size_t n)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	size_t sl = strlen(suffix);
+	while (dp && (de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		if (len <= sl || strcmp(de->d_name + len - sl, suffix))
+			continue;
+		int keep = 0;
+		for (size_t i = 0; i < n && !keep; i++)
+			keep = strlen(names[i]) == len - sl &&
+			       !strncmp(names[i], de->d_name, len - sl);
+		if (!keep) {
+			char *path = path_join(dir, de->d_name);
+			unlink(path);
+			free(path);
+		}
+	}
+	if (dp)
+		closedir(dp);
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+	input_note(path);
+	return stat(path, &st) == 0;
+}
+
+int64_t file_mtime(const char *path)
+{
+	struct stat st;
+	input_note(path);
+	if (stat(path, &st) != 0)
+		return -1;
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+int file_copy(const char *src, const char *dst)
+{
+	size_t len;
+	char *data = file_read(src, &len);
+	if (!data) {
+		diag("cannot read %s: %s", src, strerror(errno));
+		return -1;
+	}
+	int rc = file_write_atomic(dst, data, len);
+	free(data);
+	return rc;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int rc = 0;
+	for (char *s = p + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			diag("cannot create folder %s: %s", p, strerror(errno));
+			rc = -1;
+			break;
+		}
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+int mkdir_parents(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return 0;
+	char *dir = xstrndup(path, (size_t)(slash - path));
+	int rc = mkdir_p(dir);
+	free(dir);
+	return rc;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	if (b[0] == '/' || !a[0])
+		return xstrdup(b);
+	size_t la = strlen(a);
+	return xasprintf("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
+}
+
+char *path_stem(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	return xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
+}
+
+const char *path_ext(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	return dot ? dot : "";
+}
+
+struct hasher {
+	XXH3_state_t *st;
+};
+
+struct hasher *hasher_new(void)
+{
+	struct hasher *h = xmalloc(sizeof *h);
+	h->st = XXH3_createState();
+	if (!h->st)
+		oom();
+	XXH3_128bits_reset(h->st);
+	return h;
+}
+
+void hasher_add(struct hasher *h, const void *data, size_t len)
+{
+	XXH3_128bits_update(h->st, data, len);
+}
+
+void hasher_add_str(struct hasher *h, const char *s)
+{
+	/* The terminating NUL separates fields: "ab"+"c" differs from "a"+"bc". */
+	hasher_add(h, s, strlen(s) + 1);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Add path's size, time and inode to h. */
+static void hasher_add_file(struct hasher *h, const char *path)
+{
+	struct stat st;
+	long long facts[4] = {0};
+	if (stat(path, &st) == 0) {
+		facts[0] = (long long)st.st_size;
+		facts[1] = (long long)st.st_mtim.tv_sec;
+		facts[2] = (long long)st.st_mtim.tv_nsec;
+		facts[3] = (long long)st.st_ino;
+	}
+	hasher_add_str(h, path);
+	hasher_add(h, facts, sizeof facts);
+}
+
+void hasher_add_self(struct hasher *h)
+{
+	/* The binary and the libraries it runs with (cmark-gfm, cJSON, libc):
+	 * a new cmark renders differently though labbook did not change. */
+	static char self[33];
+	if (!*self) {
+		struct hasher *s = hasher_new();
+		hasher_add_file(s, "/proc/self/exe");
+		/* Each library's code, once, in name order (addresses vary). */
+		char *maps = file_read("/proc/self/maps", NULL);
+		char **libs = NULL;
+		size_t n = 0;
+		for (char *line = maps, *nl; line && *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			const char *path = strchr(line, '/');
+			if (path && strstr(line, " r-xp ") && strstr(path, ".so"))
+				*ARRAY_PUSH(libs, n) = xstrdup(path);
+			if (!nl)
+				break;
+		}
+		free(maps);
+		if (n)
+			qsort(libs, n, sizeof *libs, str_cmp);
+		for (size_t i = 0; i < n; i++) {
+			if (!i || strcmp(libs[i], libs[i - 1]))
+				hasher_add_file(s, libs[i]);
+		}
+		for (size_t i = 0; i < n; i++)
+			free(libs[i]);
+		free(libs);
+		hasher_done(s, self);
+	}
+	hasher_add_str(h, self);
+}
+
+void hasher_done(struct hasher *h, char out[33])
+{
+	XXH128_hash_t v = XXH3_128bits_digest(h->st);
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)v.high64,
+	         (unsigned long long)v.low64);
+	XXH3_freeState(h->st);
+	free(h);
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void now_iso(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void *array_grow(void *items, size_t n, size_t size)
+{
+	/* Full exactly when n is 0 or a power of two. */
+	if (n && (n & (n - 1)))
+		return items;
+	size_t cap = n ? 2 * n : 1;
+	if (cap > SIZE_MAX / size)
+		oom();
+	return xrealloc(items, cap * size);
+}
+
+int file_is_regular(const char *path)
+{
+	struct stat st;
+	input_note(path);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *file_read_regular(const char *path, size_t cap, size_t *len, char **why)
+{
+	struct stat st;
+	*why = NULL;
+	input_note(path);
+	if (stat(path, &st) != 0) {
+		*why = xasprintf("cannot be read: %s", strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = xstrdup(S_ISDIR(st.st_mode)    ? "is a folder, not a file"
+		               : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
+		               : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+		                   ? "is a device, not a regular file"
+		                   : "is not a regular file");
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > cap) {
+		*why = xasprintf("is %lld bytes, more than the limit of %zu",
+		                 (long long)st.st_size, cap);
+		return NULL;
+	}
+	/* O_NONBLOCK: should it have become a FIFO since, open does not wait. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*why = xasprintf("cannot be read: %s",
+		                 fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	struct buf b = BUF_INIT;
+	if (fd_read_all(fd, &b, cap) != 0)
+		*why = xasprintf("cannot be read: %s", strerror(errno));
+	else if (b.len > cap)
+		*why = xasprintf("is more than the limit of %zu bytes", cap);
+	close(fd);
+	if (*why) {
+		buf_free(&b);
+		return NULL;
+	}
+	buf_grow(&b, 1);
+	b.data[b.len] = '\0';
+	if (len)
+		*len = b.len;
+	return buf_detach(&b);
+}
+
+char *path_normalize(const char *path)
+{
+	if (!path || !*path || path[0] == '/')
+		return NULL;
+	char *copy = xstrdup(path), *save = NULL;
+	char **parts = NULL;
+	size_t n = 0;
+	int bad = 0;
+	for (char *w = strtok_r(copy, "/", &save); w && !bad;
+	     w = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(w, "."))
+			continue;
+		if (!strcmp(w, "..")) {
+			if (!n)
+				bad = 1;
+			else
+				n--;
+			continue;
+		}
+		*ARRAY_PUSH(parts, n) = w;
+	}
+	char *out = NULL;
+	if (!bad && n) {
+		struct buf b = BUF_INIT;
+		for (size_t i = 0; i < n; i++)
+			buf_printf(&b, "%s%s", i ? "/" : "", parts[i]);
+		out = buf_detach(&b);
+	}
+	free(parts);
+	free(copy);
+	return out;
+}
+
+/* Length of the valid UTF-8 sequence at p (at most len bytes), or 0. */
+int path_in_project(const char *path)
+{
+	char root[PATH_MAX], real[PATH_MAX];
+	if (path[0] == '/' || !getcwd(root, sizeof root) || !realpath(path, real))
+		return 0;
+	size_t n = strlen(root);
+	return !strncmp(real, root, n) && real[n] == '/';
+}

@@ -1,0 +1,109 @@
+/*
+ * book.h - the book: its chapters, and the experiments they declare.
+ *
+ * book_load parses every Markdown file of the chapters folder in name order and gathers the
+ * {experiment} directives into one list (ids are unique across the book).
+ * book_run brings each experiment's results up to date in a bundle:
+ * an experiment is compiled and run again only when its cache key changed:
+ * its source and every project file it includes, its arguments and flags,
+ * the compiler and its version, and the GPU and driver. Compiles run in
+ * parallel; runs are serial on each GPU, so a timing never shares a card,
+ * and with several GPUs each runs its share (CUDA_VISIBLE_DEVICES).
+ */
+#ifndef LB_BOOK_H
+#define LB_BOOK_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "book/chapter.h"
+#include "bundle/results.h"
+
+enum exp_state {
+	ST_MISSING,  /* no results anywhere */
+	ST_RECORDED, /* results from the bundle, not run by this build */
+	ST_CACHED,   /* up to date: nothing that could change it changed */
+	ST_FRESH,    /* ran in this build */
+	ST_FAILED,   /* failed in this build (earlier good results kept) */
+};
+
+struct exper {
+	char *id;
+	const struct chapter *ch;
+	const struct directive *dir;
+	const char *source; /* the directive's; book_run makes it the
+	                     * normalized path (source_norm) */
+	const char *args;
+	const char *flags;
+	const char *ncu;      /* metrics to read with Nsight Compute, or NULL */
+	const char *ncu_args; /* arguments for the profiled run, or NULL */
+	const char *env;      /* "NAME=value ..." for the program, or NULL */
+	double timeout;
+	int runs;           /* separate processes to run it in; 0: the default */
+	int allow_error;
+	int cuda;
+	int source_ok;      /* the source exists inside the project */
+
+	/* Set by book_run and owned by the exper (exper_build_free). */
+	enum exp_state state;
+	char *why;          /* a line on the state: failure, staleness */
+	char *compile_cmd;  /* printable */
+	char *run_cmd;      /* printable, env in front */
+	char **compile_argv; /* NULL-terminated (command.h) */
+	char **run_argv;
+	char **env_words;   /* "NAME=value" */
+	char *source_norm;  /* "kernels/a/../b/b.cu" -> "kernels/b/b.cu" */
+	char key[33];
+	char source_key[33];
+	double seconds;
+};
+
+struct book {
+	struct chapter **chs;
+	size_t nchs;
+	struct exper *exps;
+	size_t nexps;
+	int gpu; /* book_run found a GPU to measure on */
+};
+
+struct run_opts {
+	int run;          /* 0: render only from the bundle */
+	int compile_only; /* compile every experiment, run none */
+	int jobs;
+	int rerun_all;
+	char **rerun;     /* ids to run regardless of the cache */
+	size_t nrerun;
+	double timeout;   /* default per-experiment timeout, seconds */
+	int runs;         /* runs per experiment (processes); 0: its own or 3 */
+	size_t output_cap;
+	int progress;     /* show progress lines */
+	int gpus;         /* run on this many GPUs at once; 0: all visible */
+	double compile_timeout; /* seconds; 0: COMPILE_TIMEOUT (compile.h) */
+};
+
+/* Limits on an experiment's options (README, "Limits"). */
+#define RUNS_MAX 100
+#define TIMEOUT_MAX 86400.0
+
+/* Load the chapters of dir, through cache (NULL: none; chapter.h). 0, or
+ * -1 when dir cannot be read (reported). */
+int book_load(const char *dir, struct chapter_cache *cache, struct book *bk);
+void book_free(struct book *bk);
+struct exper *book_find(const struct book *bk, const char *id);
+
+/*
+ * Bring results up to date in b (see above). Returns the number of
+ * experiments that failed and were not allowed to. With o->run 0 and no
+ * compile_only, it only checks each experiment (its source, options and
+ * the bundle's inputs) and starts no process. Each experiment's state is
+ * kept in the bundle too (results_meta_load), so pages can be rendered
+ * from the bundle alone.
+ */
+int book_run(struct book *bk, struct bundle *b, const struct run_opts *o);
+
+/* Mark e failed for the reason why, which it takes. */
+void exper_fail(struct exper *e, char *why);
+/* Free what book_run set in e (NULL-safe); book_free calls it. */
+void exper_build_free(struct exper *e);
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * chapter.h - a Markdown chapter, parsed into labbook's own structures: the
+ * plan of its page.
+ *
+ * chapter_load reads chapters/NN-name.md and parses it once with cmark-gfm.
+ * The result is data, not HTML with markers:
+ *
+ *   body      the page as a list of pieces: rendered prose (HTML), an
+ *             inline value, a directive, or a section heading
+ *   sections  each heading: level, line, its inner HTML and plain title
+ *             (pieces, since a title may hold a value), and the plain words
+ *             of the prose under it, for search
+ *   dirs      directives: fenced blocks whose info string starts with "{"
+ *   values    inline expressions "{{ ... }}" and claims "{{check ...}}"
+ *
+ * Inline expressions are recognised by the inline parser, so only in text:
+ * never in code spans, indented code or fences. One where a value cannot
+ * go (a link destination, an image URL, raw HTML) is an error.
+ *
+ * Only chapter.c sees cmark. Errors in the chapter are reported with the
+ * chapter's path and line (diag_at) and kept on the structure, so the page
+ * can show them where they happened.
+ */
+#ifndef LB_CHAPTER_H
+#define LB_CHAPTER_H
+
+#include <stddef.h>
+
+#include "book/directive.h"
+
+struct inline_expr {
+	char *text; /* the expression, without a trailing format */
+	char *fmt;  /* a printf format such as "%.1f", or NULL */
+	int check;  /* {{check ...}} */
+	int line;
+};
+
+enum piece_kind {
+	PIECE_TEXT,    /* text: HTML in a body or inner heading, else plain */
+	PIECE_VALUE,   /* values[index] */
+	PIECE_DIR,     /* dirs[index], a block of its own */
+	PIECE_SECTION, /* the heading of sections[index] */
+	PIECE_TABLE,   /* the opening of table index's scrolling box (its label
+	                  holds the chapter's number, known when rendered) */
+};
+
+struct piece {
+	enum piece_kind kind;
+	char *text; /* PIECE_TEXT: owned, len bytes (NUL-terminated) */
+	size_t len;
+	size_t cap;
+	size_t index;
+};
+
+struct pieces {
+	struct piece *v;
+	size_t n;
+	size_t cap;
+};
+
+struct section {
+	int level;
+	int line;
+	struct pieces html;  /* the heading's inner HTML */
+	struct pieces title; /* the heading as plain text */
+	struct pieces words; /* plain prose up to the next heading; a PIECE_DIR
+	                        stands for a directive's caption */
+	char *id; /* the heading's id; NULL when its title holds a value */
+};
+
+struct chapter {
+	char *path;  /* as given */
+	char *name;  /* "ilp" for chapters/02-ilp.md: the page is ilp.html */
+	char *title; /* plain text of the first level-1 heading, or the name;
+	                "" pieces of value are left out (see sections) */
+	int title_section; /* the section of that heading, or -1 */
+	struct pieces body;
+	struct pieces lead; /* plain prose before the first heading */
+	struct directive *dirs;
+	size_t ndirs;
+	struct inline_expr *values;
+	size_t nvalues;
+	struct section *sections;
+	size_t nsections;
+	size_t ntables; /* Markdown tables in body (PIECE_TABLE) */
+	char *error; /* the chapter could not be read or parsed at all */
+	char hash[33]; /* of the source bytes */
+	/* A chapter whose plan came from the cache: its bytes, until
+	 * chapter_parse_rest parses its prose (owned; NULL once parsed). */
+	char *src;
+	size_t src_len;
+};
+
+/*
+ * Read and parse one chapter. Always returns a chapter (the caller frees
+ * it with chapter_free); problems are reported and recorded on it, and
+ * counted by diag_count().
+ */
+struct chapter *chapter_load(const char *path);
+/*
+ * The same for len bytes of Markdown already in memory (need not end in a
+ * NUL); path names the chapter in messages and gives its name.
+ */
+struct chapter *chapter_parse_text(const char *path, const char *src,
+                                   size_t len);
+/* Give back the memory parsing keeps for the next chapter; for when no
+ * chapter is being parsed (the end of a build). */
+void chapter_memory_release(void);
+void chapter_free(struct chapter *ch);
+
+/*
+ * Plans kept between builds (chapter_cache.c), in a file of the site
+ * folder: a chapter whose bytes have not changed gets its title, sections,
+ * directives and values from there, and its prose (body, lead, the
+ * sections' HTML and words) only when chapter_parse_rest asks. Everything
+ * that needs the prose calls chapter_parse_rest first.
+ */
+struct chapter_cache;
+/* Read the plans in path (missing or stale: none). Never NULL. */
+struct chapter_cache *chapter_cache_open(const char *path);
+/* chapter_load, through c (NULL: no cache): the chapter's plan is kept
+ * for the next build when it parsed without a problem. */
+struct chapter *chapter_load_cached(const char *path, struct chapter_cache *c);
+/* Write the plans this build used, if they changed, and free c. 0 or -1
+ * (reported). NULL does nothing. */
+int chapter_cache_close(struct chapter_cache *c);
+/* A chapter named by path holding src (taken), its plan to be filled in
+ * by the cache; chapter_parse_rest parses it. */
+struct chapter *chapter_unparsed(const char *path, char *src, size_t len);
+/* Parse the prose of a chapter from the cache, leaving its plan (the
+ * directives and values others point into) as it is. Does nothing for a
+ * chapter that was parsed whole. */
+void chapter_parse_rest(struct chapter *ch);
+
+/* Pieces (plan.c): a new last piece; text appended to the last text piece
+ * or a new one; all freed. Arrays and text grow geometrically. */
+struct piece *pieces_push(struct pieces *p, enum piece_kind kind);
+void pieces_text(struct pieces *p, const char *s, size_t n);
+void pieces_free(struct pieces *p);
+/* The text pieces of p as one string, trimmed, values left out. Caller frees. */
+char *pieces_plain(const struct pieces *p);
+/* Does p hold only text? */
+int pieces_static(const struct pieces *p);
+
+/*
+ * Ids for the sections of ch, given each section's plain title (n =
+ * ch->nsections): a slug of the title, made unique with -2, -3, ... and
+ * never one of the page's own ids (main, exp-*, fig-*). Caller frees each
+ * and the array.
+ */
+char **chapter_section_ids(const struct chapter *ch, char *const *titles);
+
+#endif

@@ -1,0 +1,231 @@
+/* directive.c - the options of a directive block, checked against what
+ * each kind takes. */
+#include "book/directive.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+
+struct opt_spec {
+	const char *key;
+	int required;
+	int repeat;
+	enum { V_TEXT, V_INT, V_BOOL, V_SHOW } type;
+};
+
+static const struct opt_spec experiment_opts[] = {
+	{"source", 1, 0, V_TEXT},      {"args", 0, 0, V_TEXT},
+	{"flags", 0, 0, V_TEXT},       {"timeout", 0, 0, V_INT},
+	{"allow-error", 0, 0, V_BOOL}, {"show", 0, 0, V_SHOW},
+	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
+	{"env", 0, 0, V_TEXT},         {"runs", 0, 0, V_INT},
+	{NULL, 0, 0, V_TEXT},
+};
+
+static const struct opt_spec chart_opts[] = {
+	{"data", 1, 0, V_TEXT},   {"x", 1, 0, V_TEXT},
+	{"y", 1, 0, V_TEXT},      {"series", 0, 0, V_TEXT},
+	{"where", 0, 0, V_TEXT},  {"logx", 0, 0, V_INT},
+	{"logy", 0, 0, V_INT},    {"limit", 0, 1, V_TEXT},
+	{"xlabel", 0, 0, V_TEXT}, {"ylabel", 0, 0, V_TEXT},
+	{"title", 0, 0, V_TEXT},  {"caption", 0, 0, V_TEXT},
+	{"x-unit", 0, 0, V_TEXT}, {"y-unit", 0, 0, V_TEXT},
+	{"label", 0, 1, V_TEXT},  {"series-label", 0, 0, V_TEXT},
+	{"highlight", 0, 0, V_TEXT},
+	{"machines", 0, 0, V_TEXT},
+	{NULL, 0, 0, V_TEXT},
+};
+
+static const struct opt_spec table_opts[] = {
+	{"data", 1, 0, V_TEXT},  {"columns", 1, 0, V_TEXT},
+	{"where", 0, 0, V_TEXT}, {"sort", 0, 0, V_TEXT},
+	{"caption", 0, 0, V_TEXT}, {NULL, 0, 0, V_TEXT},
+};
+
+static const struct opt_spec sass_opts[] = {
+	{"experiment", 1, 0, V_TEXT}, {"kernel", 1, 0, V_TEXT},
+	{"mark", 0, 0, V_TEXT},       {"caption", 0, 0, V_TEXT},
+	{NULL, 0, 0, V_TEXT},
+};
+
+static const struct {
+	const char *name;
+	enum dir_kind kind;
+	const struct opt_spec *opts;
+} kinds[] = {
+	{"experiment", DIR_EXPERIMENT, experiment_opts},
+	{"chart", DIR_CHART, chart_opts},
+	{"table", DIR_TABLE, table_opts},
+	{"sass", DIR_SASS, sass_opts},
+};
+
+const char *dir_kind_name(enum dir_kind k)
+{
+	return kinds[k].name;
+}
+
+const char *dir_opt(const struct directive *d, const char *key)
+{
+	for (size_t i = 0; i < d->nopts; i++)
+		if (!strcmp(d->opts[i].key, key))
+			return d->opts[i].value;
+	return NULL;
+}
+
+int dir_opt_line(const struct directive *d, const char *key)
+{
+	for (size_t i = 0; i < d->nopts; i++)
+		if (!strcmp(d->opts[i].key, key))
+			return d->opts[i].line;
+	return d->line;
+}
+
+void dir_fail(const char *path, struct directive *d, int line,
+              const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_keepv(&d->error, path, line, fmt, ap);
+	va_end(ap);
+}
+
+static int is_ident(const char *s, int dash_ok)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && !(dash_ok && *s == '-'))
+			return 0;
+	return 1;
+}
+
+static void check_value(const char *path, struct directive *d,
+                        const struct opt_spec *spec, struct dir_opt *o)
+{
+	const char *v = o->value;
+	char *end;
+	switch (spec->type) {
+	case V_TEXT:
+		if (!*v)
+			dir_fail(path, d, o->line, "option '%s' has no value", o->key);
+		break;
+	case V_INT:
+		errno = 0;
+		long n = strtol(v, &end, 10);
+		if (*end || end == v || errno || n <= 0)
+			dir_fail(path, d, o->line,
+			         "option '%s' wants a positive whole number, not '%s'",
+			         o->key, v);
+		break;
+	case V_BOOL:
+		if (strcmp(v, "true") && strcmp(v, "false"))
+			dir_fail(path, d, o->line,
+			         "option '%s' wants true or false, not '%s'", o->key, v);
+		break;
+	case V_SHOW: {
+		char *copy = xstrdup(v), *save = NULL;
+		for (char *w = strtok_r(copy, ", ", &save); w;
+		     w = strtok_r(NULL, ", ", &save))
+			if (strcmp(w, "source") && strcmp(w, "command") &&
+			    strcmp(w, "output") && strcmp(w, "none"))
+				dir_fail(path, d, o->line,
+				         "option 'show' lists '%s'; it takes source, "
+				         "command, output or none", w);
+		free(copy);
+		break;
+	}
+	}
+}
+
+void directive_parse(const char *path, struct directive *d,
+                            const char *info, const char *body)
+{
+	const char *close = strchr(info, '}');
+	char *name = xstrndup(info + 1, close ? (size_t)(close - info - 1) : 0);
+	const struct opt_spec *specs = NULL;
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		if (!strcmp(name, kinds[k].name)) {
+			d->kind = kinds[k].kind;
+			specs = kinds[k].opts;
+		}
+	if (!specs) {
+		dir_fail(path, d, d->line,
+		         "unknown directive '{%s}'; known: {experiment}, {chart}, "
+		         "{table}, {sass}", close ? name : info);
+		free(name);
+		return;
+	}
+	free(name);
+
+	char *copy = xstrdup(close + 1);
+	char *rest = str_trim(copy);
+	if (*rest)
+		d->id = xstrdup(rest);
+	free(copy);
+	if (d->kind != DIR_TABLE && d->kind != DIR_SASS && !d->id)
+		dir_fail(path, d, d->line, "{%s} needs an id after the braces, e.g. "
+		         "'```{%s} name'", kinds[d->kind].name, kinds[d->kind].name);
+	else if (d->id && !is_ident(d->id, d->kind != DIR_EXPERIMENT))
+		dir_fail(path, d, d->line,
+		         "'%s' is not a valid id: use letters, digits and _%s",
+		         d->id, d->kind != DIR_EXPERIMENT ? " or -" : "");
+
+	int line = d->line;
+	for (const char *p = body; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *text = xstrndup(p, n);
+		char *t = str_trim(text);
+		line++;
+		p += n + (nl ? 1 : 0);
+		if (!*t || *t == '#') {
+			free(text);
+			continue;
+		}
+		char *colon = strchr(t, ':');
+		if (!colon) {
+			dir_fail(path, d, line, "expected 'key: value', found '%s'", t);
+			free(text);
+			continue;
+		}
+		*colon = '\0';
+		char *key = str_trim(t);
+		char *value = str_trim(colon + 1);
+		const struct opt_spec *spec = NULL;
+		for (const struct opt_spec *s = specs; s->key; s++)
+			if (!strcmp(s->key, key))
+				spec = s;
+		if (!spec) {
+			struct buf known = BUF_INIT;
+			for (const struct opt_spec *s = specs; s->key; s++)
+				buf_printf(&known, "%s%s", s == specs ? "" : ", ", s->key);
+			dir_fail(path, d, line, "unknown option '%s'; {%s} takes %s",
+			         key, kinds[d->kind].name, known.data);
+			buf_free(&known);
+			free(text);
+			continue;
+		}
+		if (!spec->repeat && dir_opt(d, key)) {
+			dir_fail(path, d, line, "option '%s' given twice (first at line %d)",
+			         key, dir_opt_line(d, key));
+			free(text);
+			continue;
+		}
+		struct dir_opt *o = ARRAY_PUSH(d->opts, d->nopts);
+		o->key = xstrdup(key);
+		o->value = xstrdup(value);
+		o->line = line;
+		check_value(path, d, spec, o);
+		free(text);
+	}
+	for (const struct opt_spec *s = specs; s->key; s++)
+		if (s->required && !dir_opt(d, s->key))
+			dir_fail(path, d, d->line, "{%s} is missing its '%s' option",
+			         kinds[d->kind].name, s->key);
+}
+

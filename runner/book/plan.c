@@ -1,0 +1,178 @@
+/* plan.c - the plan's own data: pieces of a page, and section ids. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "book/chapter.h"
+#include "base/util.h"
+
+/* Arrays and text grow geometrically: a chapter may be megabytes. */
+struct piece *pieces_push(struct pieces *p, enum piece_kind kind)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		p->v = xrealloc(p->v, p->cap * sizeof *p->v);
+	}
+	struct piece *x = &p->v[p->n++];
+	memset(x, 0, sizeof *x);
+	x->kind = kind;
+	return x;
+}
+
+/* Append text to the last text piece of p, or as a new one. */
+void pieces_text(struct pieces *p, const char *s, size_t n)
+{
+	if (!n)
+		return;
+	struct piece *x = p->n && p->v[p->n - 1].kind == PIECE_TEXT
+	                      ? &p->v[p->n - 1] : pieces_push(p, PIECE_TEXT);
+	if (x->len + n + 1 > x->cap) {
+		x->cap = x->len + n + 1 > 2 * x->cap ? x->len + n + 1 : 2 * x->cap;
+		x->text = xrealloc(x->text, x->cap);
+	}
+	memcpy(x->text + x->len, s, n);
+	x->len += n;
+	x->text[x->len] = '\0';
+}
+
+void pieces_free(struct pieces *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].text);
+	free(p->v);
+	p->v = NULL;
+	p->n = p->cap = 0;
+}
+
+/* The plain text of pieces, leaving out values. Caller frees. */
+char *pieces_plain(const struct pieces *p)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].kind == PIECE_TEXT)
+			buf_put(&b, p->v[i].text, p->v[i].len);
+	buf_putc(&b, '\0');
+	b.len--;
+	char *t = buf_detach(&b);
+	char *s = str_trim(t);
+	memmove(t, s, strlen(s) + 1);
+	return t;
+}
+
+int pieces_static(const struct pieces *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].kind != PIECE_TEXT)
+			return 0;
+	return 1;
+}
+
+static char *slugify(const char *text)
+{
+	struct buf b = BUF_INIT;
+	int dash = 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (isalnum(*p)) {
+			if (dash && b.len)
+				buf_putc(&b, '-');
+			buf_putc(&b, tolower(*p));
+			dash = 0;
+		} else {
+			dash = 1;
+		}
+	}
+	if (!b.len)
+		buf_puts(&b, "section");
+	return buf_detach(&b);
+}
+
+/* The ids given so far: a hash set, so a long chapter costs no more per
+ * heading than a short one. */
+struct idset {
+	char **slot; /* borrowed strings, NULL when free */
+	size_t cap;  /* a power of two */
+	size_t n;
+	/* Each slug that was taken, owned, with the next suffix to try, so
+	 * that the k-th "Summary" costs one try, not k. */
+	char **base;
+	int *next;
+};
+
+static size_t id_hash(const char *s)
+{
+	size_t h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+static int id_taken(const struct idset *set, const char *id)
+{
+	if (!strcmp(id, "main"))
+		return 1;
+	for (size_t i = id_hash(id) & (set->cap - 1); set->slot[i];
+	     i = (i + 1) & (set->cap - 1))
+		if (!strcmp(set->slot[i], id))
+			return 1;
+	return 0;
+}
+
+static void id_add(struct idset *set, char *id)
+{
+	size_t i = id_hash(id) & (set->cap - 1);
+	while (set->slot[i])
+		i = (i + 1) & (set->cap - 1);
+	set->slot[i] = id;
+	set->n++;
+}
+
+/* A unique id for a heading: its slug, or slug-2, -3, ... */
+static char *heading_id(const struct idset *set, const char *text)
+{
+	char *slug = slugify(text);
+	if (str_starts(slug, "exp-") || str_starts(slug, "fig-")) {
+		char *s = xasprintf("section-%s", slug);
+		free(slug);
+		slug = s;
+	}
+	if (!id_taken(set, slug))
+		return slug;
+	size_t b = id_hash(slug) & (set->cap - 1);
+	while (set->base[b] && strcmp(set->base[b], slug))
+		b = (b + 1) & (set->cap - 1);
+	int k = set->base[b] ? set->next[b] : 2;
+	char *id = NULL;
+	for (; !id || id_taken(set, id); k++) {
+		free(id);
+		id = xasprintf("%s-%d", slug, k);
+	}
+	if (set->base[b])
+		free(slug);
+	else
+		set->base[b] = slug;
+	set->next[b] = k;
+	return id;
+}
+
+char **chapter_section_ids(const struct chapter *ch, char *const *titles)
+{
+	size_t n = ch->nsections;
+	char **ids = xcalloc(n ? n : 1, sizeof *ids);
+	struct idset set = {NULL, 16, 0, NULL, NULL};
+	while (set.cap < 2 * n + 2)
+		set.cap *= 2;
+	set.slot = xcalloc(set.cap, sizeof *set.slot);
+	set.base = xcalloc(set.cap, sizeof *set.base);
+	set.next = xcalloc(set.cap, sizeof *set.next);
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = heading_id(&set, titles[i]);
+		id_add(&set, ids[i]);
+	}
+	for (size_t i = 0; i < set.cap; i++)
+		free(set.base[i]);
+	free(set.base);
+	free(set.next);
+	free(set.slot);
+	return ids;
+}

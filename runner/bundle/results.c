@@ -1,0 +1,536 @@
+/* results.c - reading the bundle (results.h); bundle_write.c writes it. */
+#define _GNU_SOURCE
+#include "bundle/results.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "bundle/bundle_int.h"
+#include "base/exec.h"
+#include "base/util.h"
+
+/* ---- the index: id -> result, open addressing ------------------------------ */
+
+struct bundle_index {
+	size_t cap;   /* a power of two */
+	size_t *slot; /* index into exps, plus one; 0 is empty */
+};
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void index_put(struct bundle *b, size_t i)
+{
+	struct bundle_index *ix = b->index;
+	if (!ix) {
+		ix = b->index = xcalloc(1, sizeof *ix);
+	}
+	if (2 * (b->nexps) > ix->cap) {
+		size_t cap = ix->cap ? 2 * ix->cap : 64;
+		while (2 * b->nexps > cap)
+			cap *= 2;
+		free(ix->slot);
+		ix->slot = xcalloc(cap, sizeof *ix->slot);
+		ix->cap = cap;
+		for (size_t k = 0; k < b->nexps; k++) {
+			if (k == i)
+				continue;
+			size_t h = str_hash(b->exps[k]->id) & (cap - 1);
+			while (ix->slot[h])
+				h = (h + 1) & (cap - 1);
+			ix->slot[h] = k + 1;
+		}
+	}
+	size_t h = str_hash(b->exps[i]->id) & (ix->cap - 1);
+	while (ix->slot[h])
+		h = (h + 1) & (ix->cap - 1);
+	ix->slot[h] = i + 1;
+}
+
+struct exp_result *bundle_index_get(const struct bundle *b, const char *id)
+{
+	const struct bundle_index *ix = b->index;
+	if (!ix)
+		return NULL;
+	for (size_t h = str_hash(id) & (ix->cap - 1); ix->slot[h];
+	     h = (h + 1) & (ix->cap - 1))
+		if (!strcmp(b->exps[ix->slot[h] - 1]->id, id))
+			return b->exps[ix->slot[h] - 1];
+	return NULL;
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+static const char *file_ext[] = {
+	[BF_RECORDS] = ".jsonl", [BF_OUTPUT] = ".out", [BF_META] = ".meta.json",
+	[BF_ERROR] = ".error.json", [BF_LISTING] = ".sass",
+};
+
+char *bundle_path(const struct bundle *b, const char *id, enum bundle_file f)
+{
+	return xasprintf("%s/%s%s", b->dir, id, file_ext[f]);
+}
+
+char *bundle_scratch_dir(const struct bundle *b)
+{
+	return path_join(b->dir, ".tmp");
+}
+
+char *bundle_machine_path(const struct bundle *b)
+{
+	return path_join(b->dir, "machine.json");
+}
+
+char *derived_id(const char *id, enum derived d)
+{
+	static const char *suffix[] = {"_ptxas", "_sass", "_ncu"};
+	return xasprintf("%s%s", id, suffix[d]);
+}
+
+const char *bundle_source_key(struct bundle *b, const char *id)
+{
+	static const char *suffix[] = {"_ptxas", "_sass", "_ncu"};
+	const struct exp_result *r = bundle_get_meta(b, id);
+	const char *k = cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(r->meta, "source_key"));
+	if (k || r->meta)
+		return k;
+	size_t n = strlen(id);
+	for (size_t d = 0; d < sizeof suffix / sizeof suffix[0]; d++) {
+		size_t s = strlen(suffix[d]);
+		if (n > s && !strcmp(id + n - s, suffix[d])) {
+			char *base = xstrndup(id, n - s);
+			k = bundle_source_key(b, base);
+			free(base);
+			return k;
+		}
+	}
+	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int bundle_list(const struct bundle *b, char ***ids, size_t *n)
+{
+	*ids = NULL;
+	*n = 0;
+	input_note(b->dir);
+	DIR *dp = opendir(b->dir);
+	if (!dp) {
+		diag_at(b->dir, 0, "cannot read the bundle: %s", strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		if (de->d_name[0] != '.' && len > 6 &&
+		    !strcmp(de->d_name + len - 6, file_ext[BF_RECORDS]))
+			*ARRAY_PUSH(*ids, *n) = xstrndup(de->d_name, len - 6);
+	}
+	closedir(dp);
+	if (*n)
+		qsort(*ids, *n, sizeof **ids, cmp_str);
+	*ARRAY_PUSH(*ids, *n) = NULL;
+	(*n)--;
+	return 0;
+}
+
+char *bundle_listing_read(const struct bundle *b, const char *id)
+{
+	char *path = bundle_path(b, id, BF_LISTING);
+	char *why = NULL;
+	char *text = file_read_regular(path, 64u << 20, NULL, &why);
+	free(why);
+	free(path);
+	return text;
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+struct bundle *bundle_open(const char *dir)
+{
+	struct bundle *b = xcalloc(1, sizeof *b);
+	b->dir = xstrdup(dir);
+	char *path = bundle_machine_path(b);
+	char *text = file_read(path, NULL);
+	if (text) {
+		b->machine = cJSON_Parse(text);
+		if (!b->machine || !cJSON_IsObject(b->machine)) {
+			diag_at(path, 0, "not a JSON object; delete it to re-measure");
+			cJSON_Delete(b->machine);
+			b->machine = NULL;
+			b->machine_bad = 1;
+		}
+	}
+	free(text);
+	free(path);
+	return b;
+}
+
+void bundle_result_clear(struct exp_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		cJSON_Delete(r->rows[i]);
+	free(r->rows);
+	free(r->error);
+	free(r->out);
+	cJSON_Delete(r->meta);
+	cJSON_Delete(r->failure);
+	r->rows = NULL;
+	r->nrows = 0;
+	r->error = r->out = NULL;
+	r->out_len = 0;
+	r->meta = r->failure = NULL;
+	r->have_data = 0;
+}
+
+void bundle_free(struct bundle *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->nexps; i++) {
+		bundle_result_clear(b->exps[i]);
+		free(b->exps[i]->id);
+		free(b->exps[i]);
+	}
+	free(b->exps);
+	if (b->index)
+		free(b->index->slot);
+	free(b->index);
+	for (size_t i = 0; i < b->noutdated; i++)
+		free(b->outdated[i]);
+	free(b->outdated);
+	cJSON_Delete(b->machine);
+	free(b->dir);
+	free(b);
+}
+
+static cJSON *read_json(const char *path)
+{
+	char *why = NULL;
+	char *text = file_read_regular(path, RESULTS_RECORDS_CAP, NULL, &why);
+	if (!text) {
+		if (errno != ENOENT && why && !strstr(why, "No such file"))
+			warn_at(path, 0, "%s; ignored", why);
+		free(why);
+		return NULL;
+	}
+	cJSON *v = cJSON_Parse(text);
+	if (!v || !cJSON_IsObject(v)) {
+		warn_at(path, 0, "not a JSON object; ignored");
+		cJSON_Delete(v);
+		v = NULL;
+	}
+	free(text);
+	return v;
+}
+
+/* The records and captured output of r. */
+static void exp_data_load(struct bundle *b, struct exp_result *r)
+{
+	const char *id = r->id;
+	char *why = NULL;
+	size_t len = 0;
+
+	r->have_data = 1;
+	char *path = bundle_path(b, id, BF_RECORDS);
+	char *text = file_read_regular(path, RESULTS_RECORDS_CAP, &len, &why);
+	if (text) {
+		char *err;
+		if (records_parse_n(text, len, &r->rows, &r->nrows, &err) != 0) {
+			r->error = xasprintf("%s:%s", path, err);
+			free(err);
+		}
+	} else if (why && file_exists(path)) {
+		r->error = xasprintf("%s: %s", path, why);
+	}
+	free(why);
+	free(text);
+	free(path);
+
+	path = bundle_path(b, id, BF_OUTPUT);
+	why = NULL;
+	r->out = file_read_regular(path, 4 * (size_t)RESULTS_OUTPUT_CAP, &r->out_len,
+	                           &why);
+	free(why);
+	free(path);
+}
+
+/* The last good run's meta and the last failure of r. */
+static void exp_meta_load(struct bundle *b, struct exp_result *r)
+{
+	char *path = bundle_path(b, r->id, BF_META);
+	r->meta = read_json(path);
+	free(path);
+	path = bundle_path(b, r->id, BF_ERROR);
+	r->failure = read_json(path);
+	free(path);
+}
+
+struct exp_result *bundle_get_meta(struct bundle *b, const char *id)
+{
+	struct exp_result *r = bundle_index_get(b, id);
+	if (r)
+		return r;
+	r = xcalloc(1, sizeof *r);
+	*ARRAY_PUSH(b->exps, b->nexps) = r;
+	r->id = xstrdup(id);
+	index_put(b, b->nexps - 1);
+	exp_meta_load(b, r);
+	return r;
+}
+
+struct exp_result *bundle_get(struct bundle *b, const char *id)
+{
+	struct exp_result *r = bundle_get_meta(b, id);
+	if (!r->have_data)
+		exp_data_load(b, r);
+	return r;
+}
+
+size_t bundle_records_count(struct bundle *b, const char *id)
+{
+	struct exp_result *r = bundle_get_meta(b, id);
+	if (r->have_data)
+		return r->nrows;
+	char *path = bundle_path(b, id, BF_RECORDS), *why = NULL;
+	size_t len = 0, n = 0;
+	char *text = file_read_regular(path, RESULTS_RECORDS_CAP, &len, &why);
+	for (const char *p = text, *end = text + len; p && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = nl ? nl : end;
+		while (p < stop && isspace((unsigned char)*p))
+			p++;
+		n += p < stop;
+		p = stop + 1;
+	}
+	free(text);
+	free(why);
+	free(path);
+	return n;
+}
+
+void bundle_reload(struct bundle *b)
+{
+	for (size_t i = 0; i < b->nexps; i++) {
+		struct exp_result *r = b->exps[i];
+		int data = r->have_data;
+		bundle_result_clear(r);
+		exp_meta_load(b, r);
+		if (data)
+			exp_data_load(b, r);
+	}
+	char *path = bundle_machine_path(b);
+	cJSON *m = read_json(path);
+	free(path);
+	if (m) {
+		cJSON_Delete(b->machine);
+		b->machine = m;
+	}
+}
+
+/* ---- meta ------------------------------------------------------------------- */
+
+static char *meta_dup(const cJSON *o, const char *key)
+{
+	const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+static double meta_num(const cJSON *o, const char *key, double def)
+{
+	const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+/* An array of strings as a NULL-terminated argv; from the printable
+ * string (split) when the array is not there. */
+static char **meta_argv(const cJSON *o, const char *key, const char *str_key)
+{
+	const cJSON *a = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+	if (cJSON_IsArray(a)) {
+		char **argv = NULL;
+		size_t n = 0;
+		const cJSON *w;
+		cJSON_ArrayForEach(w, a)
+			if (cJSON_IsString(w))
+				*ARRAY_PUSH(argv, n) = xstrdup(w->valuestring);
+		*ARRAY_PUSH(argv, n) = NULL;
+		return argv;
+	}
+	const cJSON *s = o && str_key ? cJSON_GetObjectItemCaseSensitive(o, str_key)
+	                              : NULL;
+	return argv_split(cJSON_IsString(s) ? s->valuestring : "", NULL);
+}
+
+const char *result_state_name(enum result_state s)
+{
+	switch (s) {
+	case RESULT_MISSING: return "not measured";
+	case RESULT_RECORDED: return "recorded";
+	case RESULT_CACHED: return "cached";
+	case RESULT_FRESH: return "fresh";
+	case RESULT_FAILED: return "failed";
+	}
+	return "";
+}
+
+void results_meta_load(struct bundle *b, const char *id, struct result_meta *m)
+{
+	struct exp_result *r = bundle_get_meta(b, id);
+	const cJSON *meta = r->meta, *fail = r->failure;
+	memset(m, 0, sizeof *m);
+	m->state = meta ? RESULT_RECORDED : RESULT_MISSING;
+	char *state = meta_dup(meta, "state");
+	if (state && !strcmp(state, "fresh"))
+		m->state = RESULT_FRESH;
+	else if (state && !strcmp(state, "cached"))
+		m->state = RESULT_CACHED;
+	free(state);
+	m->date = meta_dup(meta, "date");
+	m->source = meta_dup(meta ? meta : fail, "source");
+	m->gpu_uuid = meta_dup(meta, "gpu_uuid");
+	m->seconds = meta_num(meta, "seconds", 0);
+	m->exit_status = (int)meta_num(meta, "exit_status", 0);
+	m->runs = (int)meta_num(meta, "runs", 1);
+	const cJSON *cut = meta ? cJSON_GetObjectItemCaseSensitive(meta, "output_cut")
+	                        : NULL;
+	m->output_cut = cJSON_IsTrue(cut);
+	/* The commands of a failed attempt are the newer ones; a compile
+	 * failure has no run command, which the good run's meta gives. */
+	const cJSON *cc = fail && cJSON_HasObjectItem(fail, "compile") ? fail : meta;
+	const cJSON *rc = fail && cJSON_HasObjectItem(fail, "run_argv") ? fail : meta;
+	m->compile_argv = meta_argv(cc, "compile_argv", "compile");
+	m->run_argv = meta_argv(rc, "run_argv", "command");
+	m->env = meta_argv(rc, "env", NULL);
+	m->inputs = meta_argv(meta, "inputs", NULL);
+	m->compile_cmd = meta_dup(cc, "compile");
+	if (!m->compile_cmd)
+		m->compile_cmd = m->compile_argv[0] ? argv_join(m->compile_argv)
+		                                    : xstrdup("");
+	m->run_cmd = meta_dup(rc, "command");
+	if (!m->run_cmd)
+		m->run_cmd = m->run_argv[0] ? argv_join(m->run_argv) : xstrdup("");
+	if (fail) {
+		m->state = RESULT_FAILED;
+		m->failed_date = meta_dup(fail, "date");
+		m->failed_stage = meta_dup(fail, "stage");
+		m->failed_output = meta_dup(fail, "output");
+		m->why = meta_dup(fail, "why");
+		if (!m->why)
+			m->why = xstrdup(m->failed_stage &&
+			                         !strcmp(m->failed_stage, "compile")
+			                     ? "compile error"
+			                     : "failed");
+	}
+}
+
+void results_meta_free(struct result_meta *m)
+{
+	if (!m)
+		return;
+	free(m->date);
+	free(m->why);
+	free(m->failed_date);
+	free(m->failed_stage);
+	free(m->failed_output);
+	argv_free(m->compile_argv);
+	argv_free(m->run_argv);
+	argv_free(m->env);
+	argv_free(m->inputs);
+	free(m->compile_cmd);
+	free(m->run_cmd);
+	free(m->source);
+	free(m->gpu_uuid);
+	memset(m, 0, sizeof *m);
+}
+
+/* ---- writing ------------------------------------------------------------------ */
+
+const cJSON *machine_field(const struct bundle *b, const char *name)
+{
+	if (!b->machine)
+		return NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(b->machine, name);
+	if (v && !cJSON_IsObject(v))
+		return v;
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(b->machine, "measured");
+	return m ? cJSON_GetObjectItemCaseSensitive(m, name) : NULL;
+}
+
+/* Add the size and modification time of path (or its absence) to h. */
+static void stamp_file(struct hasher *h, char *path)
+{
+	struct stat st;
+	long long facts[3] = {-1, -1, -1};
+	input_note(path);
+	if (stat(path, &st) == 0) {
+		facts[0] = (long long)st.st_size;
+		facts[1] = (long long)st.st_mtim.tv_sec;
+		facts[2] = (long long)st.st_mtim.tv_nsec;
+	}
+	hasher_add_str(h, path);
+	hasher_add(h, facts, sizeof facts);
+	free(path);
+}
+
+void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h)
+{
+	if (!strcmp(id, "machine")) {
+		stamp_file(h, bundle_machine_path(b));
+		return;
+	}
+	static const enum bundle_file files[] = {BF_RECORDS, BF_OUTPUT, BF_META,
+	                                         BF_ERROR, BF_LISTING};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		stamp_file(h, bundle_path(b, id, files[i]));
+	static const enum derived derived[] = {DERIVED_PTXAS, DERIVED_SASS,
+	                                       DERIVED_NCU};
+	for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++) {
+		char *d = derived_id(id, derived[i]);
+		stamp_file(h, bundle_path(b, d, BF_RECORDS));
+		free(d);
+	}
+}
+
+void bundle_mark_outdated(struct bundle *b, const char *id,
+                          const char *source_key)
+{
+	char *path = bundle_path(b, id, BF_META);
+	cJSON *m = read_json(path);
+	free(path);
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(m, "source_key");
+	int outdated = !m || (source_key && *source_key && cJSON_IsString(k) &&
+	                      strcmp(k->valuestring, source_key) != 0);
+	cJSON_Delete(m);
+	if (!outdated)
+		return;
+	static const enum derived derived[] = {DERIVED_PTXAS, DERIVED_SASS,
+	                                       DERIVED_NCU};
+	*ARRAY_PUSH(b->outdated, b->noutdated) = xstrdup(id);
+	for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
+		*ARRAY_PUSH(b->outdated, b->noutdated) = derived_id(id, derived[i]);
+}
+
+int bundle_outdated(const struct bundle *b, const char *id)
+{
+	for (size_t i = 0; id && i < b->noutdated; i++)
+		if (!strcmp(b->outdated[i], id))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,217 @@
+#include "cli/init.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+static const char chapter_md[] =
+	"# A first experiment\n"
+	"\n"
+	"How fast does this machine add up an array of doubles? The program below sums\n"
+	"arrays from 1 KiB, which fits in any cache, to 64 MiB, which fits in few, and\n"
+	"reports how many bytes per second it read. It is plain C, built with cc, so it\n"
+	"needs no GPU; a `.cu` file next to it would be built with nvcc.\n"
+	"\n"
+	"```{experiment} sum\n"
+	"source: kernels/sum/sum.c\n"
+	"args: --max-bytes 67108864\n"
+	"```\n"
+	"\n"
+	"```{chart} sum-bandwidth\n"
+	"data: sum\n"
+	"x: bytes\n"
+	"y: gbps\n"
+	"logx: 2\n"
+	"x-unit: bytes\n"
+	"y-unit: GB/s\n"
+	"limit: max(sum.gbps) | fastest\n"
+	"xlabel: array size\n"
+	"ylabel: GB/s read\n"
+	"caption: Read bandwidth of a plain sum against the size of the array; the "
+	"fastest of many passes.\n"
+	"```\n"
+	"\n"
+	"The fastest sum read {{ max(sum.gbps) %.1f }} GB/s, with an array of\n"
+	"{{ argmax(sum.gbps, bytes) / 1024 %.0f }} KiB. Summing the largest array takes\n"
+	"longer than summing the smallest\n"
+	"{{check sum.ms[bytes=67108864] > sum.ms[bytes=1024]}}.\n"
+	"\n"
+	"Every number on this page is computed from the results of the last build, and\n"
+	"the mark after a claim says whether it held. Edit `kernels/sum/sum.c` or this\n"
+	"chapter and run `make` again: only what changed runs again.\n";
+
+static const char sum_c[] =
+	"/* sum.c - read bandwidth of a plain sum over arrays of growing size. */\n"
+	"#define _POSIX_C_SOURCE 200809L\n"
+	"#include <stdio.h>\n"
+	"#include <stdlib.h>\n"
+	"#include <string.h>\n"
+	"#include <time.h>\n"
+	"\n"
+	"/* Seen from outside, so the compiler cannot sum once for all passes. */\n"
+	"double *volatile lab_keep;\n"
+	"\n"
+	"static double now(void)\n"
+	"{\n"
+	"\tstruct timespec t;\n"
+	"\tclock_gettime(CLOCK_MONOTONIC, &t);\n"
+	"\treturn (double)t.tv_sec + (double)t.tv_nsec * 1e-9;\n"
+	"}\n"
+	"\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tsize_t max_bytes = (size_t)1 << 26;\n"
+	"\tfor (int i = 1; i + 1 < argc; i++)\n"
+	"\t\tif (!strcmp(argv[i], \"--max-bytes\"))\n"
+	"\t\t\tmax_bytes = strtoull(argv[i + 1], NULL, 10);\n"
+	"\n"
+	"\t/* Records go to $LAB_RECORDS, one JSON object per line. */\n"
+	"\tconst char *path = getenv(\"LAB_RECORDS\");\n"
+	"\tFILE *rec = path ? fopen(path, \"a\") : stdout;\n"
+	"\tdouble *a = malloc(max_bytes);\n"
+	"\tif (!rec || !a) {\n"
+	"\t\tperror(path ? path : \"malloc\");\n"
+	"\t\treturn 1;\n"
+	"\t}\n"
+	"\tlab_keep = a;\n"
+	"\tfor (size_t i = 0; i < max_bytes / sizeof *a; i++)\n"
+	"\t\ta[i] = (double)(i % 1000);\n"
+	"\n"
+	"\tfor (size_t bytes = 1024; bytes <= max_bytes; bytes *= 4) {\n"
+	"\t\tsize_t n = bytes / sizeof *a;\n"
+	"\t\tdouble expect = 0;\n"
+	"\t\tfor (size_t i = 0; i < n; i++)\n"
+	"\t\t\texpect += (double)(i % 1000);\n"
+	"\t\t/* Passes for at least 20 ms; the fastest one counts. */\n"
+	"\t\tdouble best = 1e30, sum = 0, start = now();\n"
+	"\t\tint passes = 0;\n"
+	"\t\tdo {\n"
+	"\t\t\tdouble *p = lab_keep, s = 0, t0 = now();\n"
+	"\t\t\tfor (size_t i = 0; i < n; i++)\n"
+	"\t\t\t\ts += p[i];\n"
+	"\t\t\tdouble t = now() - t0;\n"
+	"\t\t\tbest = t < best ? t : best;\n"
+	"\t\t\tsum = s;\n"
+	"\t\t\tpasses++;\n"
+	"\t\t} while (now() - start < 0.02 || passes < 3);\n"
+	"\t\tfprintf(rec, \"%s{\\\"bytes\\\":%zu,\\\"ms\\\":%.6f,\\\"gbps\\\":%.3f,\"\n"
+	"\t\t        \"\\\"passes\\\":%d,\\\"correct\\\":%s}\\n\", path ? \"\" : \"record: \",\n"
+	"\t\t        bytes, best * 1e3, (double)bytes / best / 1e9, passes,\n"
+	"\t\t        sum == expect ? \"true\" : \"false\");\n"
+	"\t\tprintf(\"%9zu bytes: %7.2f GB/s over %d passes\\n\", bytes,\n"
+	"\t\t       (double)bytes / best / 1e9, passes);\n"
+	"\t}\n"
+	"\tfree(a);\n"
+	"\treturn path ? fclose(rec) != 0 : 0;\n"
+	"}\n";
+
+static const char makefile[] =
+	"# make: run the experiments that changed, then write the site into site/.\n"
+	"LABBOOK = labbook\n"
+	"TITLE   = A lab notebook\n"
+	"\n"
+	"site:\n"
+	"\t$(LABBOOK) build --title '$(TITLE)'\n"
+	"\t@echo \"open site/index.html\"\n"
+	"\n"
+	"clean:\n"
+	"\trm -rf build site\n"
+	"\n"
+	".PHONY: site clean\n";
+
+static const char gitignore[] = "/build/\n/site/\n";
+
+/* The folder of the running labbook, or NULL. Caller frees. */
+static char *exe_dir(void)
+{
+	char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+	if (n <= 0)
+		return NULL;
+	path[n] = '\0';
+	char *slash = strrchr(path, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(path);
+}
+
+/* The first of an installed labbook's files that exists, or NULL. */
+static char *installed_find(const char *installed, const char *in_tree)
+{
+	char *dir = exe_dir();
+	if (!dir)
+		return NULL;
+	char *p = xasprintf("%s/../share/labbook/%s", dir, installed);
+	if (!file_exists(p)) {
+		free(p);
+		p = xasprintf("%s/../%s", dir, in_tree);
+		if (!file_exists(p)) {
+			free(p);
+			p = NULL;
+		}
+	}
+	free(dir);
+	return p;
+}
+
+char *init_templates_find(void)
+{
+	if (file_exists("templates/page.html"))
+		return xstrdup("templates");
+	char *page = installed_find("templates/page.html", "templates/page.html");
+	if (!page)
+		return xstrdup("templates");
+	page[strlen(page) - strlen("/page.html")] = '\0';
+	return page;
+}
+
+static int init_write(const char *dir, const char *name, const char *text)
+{
+	char *path = path_join(dir, name);
+	int rc = mkdir_parents(path);
+	if (rc == 0)
+		rc = file_write_atomic(path, text, strlen(text));
+	if (rc == 0)
+		printf("  %s\n", path);
+	free(path);
+	return rc;
+}
+
+int init_book(const char *dir)
+{
+	char *chapters = path_join(dir, "chapters");
+	int exists = file_exists(chapters);
+	free(chapters);
+	if (exists) {
+		diag("%s already has chapters/; labbook init writes only into a new "
+		     "book", dir);
+		return -1;
+	}
+	if (mkdir_p(dir) != 0)
+		return -1;
+	printf("labbook: writing a new book into %s\n", dir);
+	if (init_write(dir, "chapters/01-first.md", chapter_md) != 0 ||
+	    init_write(dir, "kernels/sum/sum.c", sum_c) != 0 ||
+	    init_write(dir, "Makefile", makefile) != 0 ||
+	    init_write(dir, ".gitignore", gitignore) != 0)
+		return -1;
+	char *labh = installed_find("lab.h", "kernels/lab.h");
+	if (labh) {
+		char *dst = path_join(dir, "kernels/lab.h");
+		int rc = file_copy(labh, dst);
+		if (rc == 0)
+			printf("  %s (for CUDA experiments)\n", dst);
+		free(dst);
+		free(labh);
+		if (rc != 0)
+			return -1;
+	}
+	printf("Build it: cd %s && make (or labbook build), then open "
+	       "site/index.html\n", dir);
+	return 0;
+}

@@ -1,0 +1,603 @@
+/*
+ * main.c - labbook's command line: arguments, the order of the stages, and
+ * the exit status. The only file that exits.
+ *
+ * Exit statuses:
+ *   0  the site was built; every experiment ran or was up to date
+ *   1  something failed: a chapter error, an experiment that failed (and was
+ *      not allowed to), a page problem, a file that could not be written
+ *   2  the command line was wrong
+ *   130, 143  interrupted by SIGINT or SIGTERM; the bundle stays consistent
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "book/book.h"
+#include "base/buf.h"
+#include "bundle/compare.h"
+#include "base/exec.h"
+#include "render/machines.h"
+#include "book/expr.h"
+#include "cli/init.h"
+#include "bundle/results.h"
+#include "render/site.h"
+#include "cli/stamp.h"
+#include "base/util.h"
+#include "cli/watch.h"
+
+#define VERSION "1.0"
+
+static const char usage[] =
+	"usage: labbook build [options]          run the experiments, then write the site\n"
+	"       labbook watch [options]          build, then build again on every save\n"
+	"       labbook eval [--results DIR] 'EXPR [%fmt]'\n"
+	"                                        print the value of an expression\n"
+	"       labbook compare A B [options]    compare two results bundles\n"
+	"       labbook init DIR                 write a starter book into DIR\n"
+	"       labbook COMMAND --help           the options of one command\n"
+	"\n"
+	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
+	"130/143 interrupted. See README.md for chapters, directives and expressions.\n";
+
+static const char build_usage[] =
+	"usage: labbook build [options]\n"
+	"Run the experiments whose inputs changed, then write the site.\n"
+	"\n"
+	"  -C DIR            work in the book at DIR (default: this folder, or the\n"
+	"                    nearest one above it that has a chapters folder)\n"
+	"  --chapters DIR    the chapters (default chapters)\n"
+	"  --results DIR     the results bundle (default results/local)\n"
+	"  --site DIR        where the site goes (default site)\n"
+	"  --templates DIR   page template and stylesheet (default: ./templates,\n"
+	"                    else those installed with labbook)\n"
+	"  --title TEXT      the book's title\n"
+	"  --no-run          render from the bundle; run nothing, start no tool;\n"
+	"                    a site whose inputs are as the last clean build\n"
+	"                    left them is checked and left as it is\n"
+	"  --no-site         run, but write no site\n"
+	"  --compile-only    compile every experiment, run none (no GPU needed)\n"
+	"  --rerun ID        run ID even if its results are up to date (repeatable)\n"
+	"  --rerun-all       run everything\n"
+	"  --keep-going      exit 0 even when experiments fail (they are still shown)\n"
+	"  -j, --jobs N      parallel compiles (default: the number of cores)\n"
+	"  --gpus N          run on N GPUs at once, one experiment per GPU\n"
+	"                    (default: every visible GPU of one model; an inherited\n"
+	"                    CUDA_VISIBLE_DEVICES says which are visible)\n"
+	"  --timeout S       default per-run timeout in seconds (default 120)\n"
+	"  --compile-timeout S  per-compile timeout in seconds (default 600)\n"
+	"  --runs N          run every experiment in N separate processes (1 to 100),\n"
+	"                    in rounds, and keep the median run of each point\n"
+	"                    (default: the chapter's runs: option, else 3)\n"
+	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
+	"                    page, the claims on every machine, charts that ask\n"
+	"                    for several machines (repeatable)\n"
+	"  --strict          a claim that does not hold, on any bundle, is an\n"
+	"                    error (exit 1), not a warning\n"
+	"  --quiet           no progress lines\n"
+	"  --progress        progress lines even when stderr is not a terminal\n"
+	"  --live            pages reload themselves after each build of labbook\n"
+	"                    watch, which gives it and prints the summary itself\n";
+
+static const char watch_usage[] =
+	"usage: labbook watch [options]\n"
+	"Build, then build again whenever a chapter, a template, the results bundle\n"
+	"or a file an experiment is built from changes, printing one line per\n"
+	"build; open pages reload themselves. Ctrl-C stops (exit status 130).\n"
+	"\n"
+	"The options are those of labbook build (labbook build --help).\n";
+
+static const char eval_usage[] =
+	"usage: labbook eval [--results DIR] 'EXPR [%fmt]'\n"
+	"Print the value of an inline expression over a results bundle\n"
+	"(default results/local), as a chapter's {{ EXPR %fmt }} would show it.\n"
+	"\n"
+	"  machine.sm_count                 a field of machine.json (or its measured facts)\n"
+	"  ilp.gflops                       the gflops field of every record of ilp\n"
+	"  ilp.gflops[view=sm, ilp=8]       ... of the records matching every condition\n"
+	"                                   (OP is = != < <= > >=; a value is a number,\n"
+	"                                   a word, a quoted string or an expression)\n"
+	"  max min mean median sum count first last      aggregates of a column\n"
+	"  argmax(X, field) argmin(X, field)             field of the largest/smallest\n"
+	"  abs sqrt log2 log10 pow round                 numbers\n"
+	"  + - * /  < <= > >= == !=  && || !  ( )        arithmetic, comparison, logic\n"
+	"\n"
+	"A column used where one number is needed must select exactly one record.\n"
+	"The format is one printf conversion, e.g. %.1f or %d.\n"
+	"Example: labbook eval --results results/h200 'max(ilp.gflops[view=sm]) %.0f'\n";
+
+static const char compare_usage[] =
+	"usage: labbook compare A B [--max-diff PCT] [--min-ms MS] [--all]\n"
+	"Compare two results bundles point by point: for each record with a median\n"
+	"time, diff = (B - A) / A of the medians, so a positive diff means B took\n"
+	"longer (is slower) than A.\n"
+	"\n"
+	"  --max-diff PCT    points that differ by more fail the comparison (default 5)\n"
+	"  --min-ms MS       points faster than this in either bundle are shown but\n"
+	"                    not judged (default 0.05)\n"
+	"  --all             print every point, not only those over --max-diff\n"
+	"\n"
+	"Records marked host_bound are listed apart and never fail it. Exit status:\n"
+	"0 within the limit, 1 a point over it or a bundle that is missing, empty or\n"
+	"corrupt, 2 usage.\n";
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "labbook: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nRun 'labbook %s--help' for the options.\n", cmd);
+	return 2;
+}
+
+/* An unknown option (getopt_long returned '?') or one without its value
+ * (':'), as getopt_long left it in argv[optind - 1] and optopt. */
+static int getopt_error(const char *cmd, int c, char **argv)
+{
+	char shortopt[3] = {'-', (char)optopt, '\0'};
+	/* A long option's optopt is its code (256 and up), or 0. */
+	const char *opt = optopt > 0 && optopt < 256 ? shortopt : argv[optind - 1];
+	if (c == ':')
+		return usage_error(cmd, "%s needs a value", opt);
+	return usage_error(cmd, "unknown option '%s'", opt);
+}
+
+/*
+ * The book's root: DIR from -C, else this folder when it has the chapters
+ * folder, else the nearest folder above it that has one. 0, or -1
+ * (reported).
+ */
+static int book_root(const char *dir, const char *chapters, int chapters_given)
+{
+	if (dir) {
+		if (chdir(dir) != 0) {
+			diag("-C %s: %s", dir, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (chapters_given || file_exists(chapters))
+		return 0;
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd))
+		return 0;
+	for (char *slash = strrchr(cwd, '/'); slash && slash > cwd;
+	     slash = strrchr(cwd, '/')) {
+		*slash = '\0';
+		char *p = path_join(cwd, chapters);
+		int found = file_exists(p) && !file_is_regular(p);
+		free(p);
+		if (found) {
+			if (chdir(cwd) != 0) {
+				diag("%s: %s", cwd, strerror(errno));
+				return -1;
+			}
+			fprintf(stderr, "labbook: the book is in %s\n", cwd);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+enum {
+	OPT_CHAPTERS = 256, OPT_RESULTS, OPT_SITE, OPT_TEMPLATES, OPT_TITLE,
+	OPT_NO_RUN, OPT_NO_SITE, OPT_COMPILE_ONLY, OPT_RERUN, OPT_RERUN_ALL,
+	OPT_KEEP_GOING, OPT_GPUS, OPT_TIMEOUT, OPT_COMPILE_TIMEOUT, OPT_RUNS,
+	OPT_QUIET, OPT_PROGRESS, OPT_HELP, OPT_MAX_DIFF, OPT_MIN_MS, OPT_ALL,
+	OPT_COMPARE, OPT_STRICT, OPT_LIVE,
+};
+
+static const struct option build_options[] = {
+	{"chapters", required_argument, NULL, OPT_CHAPTERS},
+	{"results", required_argument, NULL, OPT_RESULTS},
+	{"site", required_argument, NULL, OPT_SITE},
+	{"templates", required_argument, NULL, OPT_TEMPLATES},
+	{"title", required_argument, NULL, OPT_TITLE},
+	{"no-run", no_argument, NULL, OPT_NO_RUN},
+	{"no-site", no_argument, NULL, OPT_NO_SITE},
+	{"compile-only", no_argument, NULL, OPT_COMPILE_ONLY},
+	{"rerun", required_argument, NULL, OPT_RERUN},
+	{"rerun-all", no_argument, NULL, OPT_RERUN_ALL},
+	{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+	{"jobs", required_argument, NULL, 'j'},
+	{"gpus", required_argument, NULL, OPT_GPUS},
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"compile-timeout", required_argument, NULL, OPT_COMPILE_TIMEOUT},
+	{"runs", required_argument, NULL, OPT_RUNS},
+	{"quiet", no_argument, NULL, OPT_QUIET},
+	{"progress", no_argument, NULL, OPT_PROGRESS},
+	{"compare", required_argument, NULL, OPT_COMPARE},
+	{"strict", no_argument, NULL, OPT_STRICT},
+	{"live", no_argument, NULL, OPT_LIVE},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/*
+ * No GPU, the default bundle, and no results in it for the CUDA
+ * experiments: every page would fail on the missing numbers. Say so once.
+ */
+static int nothing_to_show(const struct book *bk, struct bundle *b)
+{
+	size_t cuda = 0, have = 0;
+	for (size_t i = 0; i < bk->nexps; i++)
+		if (bk->exps[i].cuda) {
+			cuda++;
+			have += bundle_get_meta(b, bk->exps[i].id)->meta != NULL;
+		}
+	return cuda && !have && !b->machine;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+	const char *chapters = "chapters", *results = "results/local",
+	           *site = "site", *templates = NULL, *title = "labbook",
+	           *root = NULL;
+	struct run_opts ro = {0};
+	int no_site = 0, keep_going = 0, chapters_given = 0, results_given = 0;
+	int live = 0;
+	int strict = 0;
+	const char **compare = NULL;
+	size_t ncompare = 0;
+	int rc = 2;
+	ro.run = 1;
+	ro.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	ro.timeout = 120;
+	ro.output_cap = RESULTS_OUTPUT_CAP;
+	ro.progress = isatty(2);
+	int c;
+	long n;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+:C:j:h", build_options, NULL)) != -1) {
+		switch (c) {
+		case 'C': root = optarg; break;
+		case OPT_CHAPTERS: chapters = optarg; chapters_given = 1; break;
+		case OPT_RESULTS: results = optarg; results_given = 1; break;
+		case OPT_SITE: site = optarg; break;
+		case OPT_TEMPLATES: templates = optarg; break;
+		case OPT_TITLE: title = optarg; break;
+		case OPT_NO_RUN: ro.run = 0; break;
+		case OPT_NO_SITE: no_site = 1; break;
+		case OPT_COMPILE_ONLY: ro.compile_only = 1; no_site = 1; break;
+		case OPT_RERUN: *ARRAY_PUSH(ro.rerun, ro.nrerun) = optarg; break;
+		case OPT_RERUN_ALL: ro.rerun_all = 1; break;
+		case OPT_KEEP_GOING: keep_going = 1; break;
+		case OPT_QUIET: ro.progress = 0; break;
+		case OPT_PROGRESS: ro.progress = 1; break;
+		case OPT_LIVE: live = 1; break;
+		case OPT_COMPARE: *ARRAY_PUSH(compare, ncompare) = optarg; break;
+		case OPT_STRICT: strict = 1; break;
+		case 'h':
+			fputs(build_usage, stdout);
+			rc = 0;
+			goto out;
+		case 'j':
+			if (parse_long(optarg, 1, 1024, &n) != 0) {
+				usage_error("build ", "-j wants a positive number (a whole "
+				            "number up to 1024), not '%s'", optarg);
+				goto out;
+			}
+			ro.jobs = (int)n;
+			break;
+		case OPT_GPUS:
+			if (parse_long(optarg, 1, 1024, &n) != 0) {
+				usage_error("build ", "--gpus wants a positive number (a "
+				            "whole number up to 1024), not '%s'", optarg);
+				goto out;
+			}
+			ro.gpus = (int)n;
+			break;
+		case OPT_RUNS:
+			if (parse_long(optarg, 1, RUNS_MAX, &n) != 0) {
+				usage_error("build ", "--runs wants a positive number (a "
+				            "whole number up to %d), not '%s'", RUNS_MAX, optarg);
+				goto out;
+			}
+			ro.runs = (int)n;
+			break;
+		case OPT_TIMEOUT:
+		case OPT_COMPILE_TIMEOUT:
+			if (parse_double(optarg, 0.001, TIMEOUT_MAX,
+			                 c == OPT_TIMEOUT ? &ro.timeout
+			                                  : &ro.compile_timeout) != 0) {
+				usage_error("build ", "%s wants seconds, more than 0 and at "
+				            "most %.0f, not '%s'", c == OPT_TIMEOUT
+				            ? "--timeout" : "--compile-timeout",
+				            TIMEOUT_MAX, optarg);
+				goto out;
+			}
+			break;
+		default:
+			getopt_error("build ", c, argv);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		usage_error("build ", "build takes no arguments, only options; "
+		            "found '%s'", argv[optind]);
+		goto out;
+	}
+	rc = 1;
+	if (book_root(root, chapters, chapters_given) != 0)
+		goto out;
+
+	double t0 = now_seconds();
+	/* A render that would change nothing is not made (stamp.h). */
+	char key[33];
+	int stamped = !ro.run && !no_site;
+	if (stamped) {
+		size_t checked;
+		stamp_key(argc, argv, key);
+		if (stamp_fresh(site, key, &checked)) {
+			if (ro.progress)
+				fprintf(stderr, "labbook: %s is up to date (%zu files "
+				        "checked), %.2f s\n", site, checked,
+				        now_seconds() - t0);
+			rc = 0;
+			goto out;
+		}
+		stamp_begin(site);
+	}
+	exec_catch_signals();
+	struct book bk;
+	/* The plans of unchanged chapters, kept in the site folder. */
+	char *plans = no_site ? NULL : path_join(site, ".labbook-plans");
+	struct chapter_cache *cache = plans ? chapter_cache_open(plans) : NULL;
+	free(plans);
+	int loaded = book_load(chapters, cache, &bk);
+	chapter_cache_close(cache);
+	if (loaded != 0)
+		goto out;
+	for (size_t i = 0; i < ro.nrerun; i++)
+		if (!book_find(&bk, ro.rerun[i]))
+			diag("--rerun %s: no experiment has that id", ro.rerun[i]);
+	struct bundle *b = bundle_open(results);
+	int failed = book_run(&bk, b, &ro);
+	int fresh = 0;
+	for (size_t i = 0; i < bk.nexps; i++)
+		fresh += bk.exps[i].state == ST_FRESH;
+
+	struct site_stats st = {0};
+	int site_rc = 0, hidden = 0;
+	if (!results_given && !bk.gpu && !ro.compile_only && nothing_to_show(&bk, b)) {
+		fprintf(stderr, "labbook: no GPU here to measure on, and %s holds no "
+		        "results yet, so the pages have no numbers to show. Render a "
+		        "recorded bundle instead: labbook build --results results/h200 "
+		        "--no-run\n", results);
+		hidden = 1;
+		diag_quiet(1);
+	}
+	struct machine_set ms;
+	machines_open(&bk, b, compare, ncompare, &ms);
+	/* One machine: its pages report the claims as they are shown. */
+	if (!ro.compile_only && !exec_stopping() && (ms.n > 1 || no_site))
+		machines_claims_check(&bk, &ms, strict);
+	if (!no_site && !exec_stopping()) {
+		char *found = templates ? NULL : init_templates_find();
+		struct site_opts so = {site, templates ? templates : found, title,
+		                       bk.gpu, fresh, &ms, live, strict};
+		site_rc = site_render(&bk, b, &so, &st);
+		free(found);
+	}
+	diag_quiet(0);
+	int stop = exec_stopping();
+	if (!live && (ro.progress || fresh || diag_count()))
+		fprintf(stderr, "labbook: %zu chapter%s, %zu experiment%s (%d ran, %d "
+		        "failed), %d claim%s (%d do not hold), %d page%s and %d "
+		        "chart%s written, %.2f s\n", bk.nchs, plural(bk.nchs), bk.nexps,
+		        plural(bk.nexps), fresh, failed, st.claims,
+		        plural((size_t)st.claims), st.claims_failed, st.pages_written,
+		        plural((size_t)st.pages_written), st.charts_drawn,
+		        plural((size_t)st.charts_drawn), now_seconds() - t0);
+	book_free(&bk);
+	machines_free(&ms);
+	bundle_free(b);
+	if (stop)
+		rc = 128 + stop;
+	else if (failed && !keep_going)
+		rc = 1;
+	else
+		rc = site_rc != 0 || hidden || diag_count() - failed > 0 ? 1 : 0;
+	if (stamped && rc == 0 && !diag_count() && !warn_count())
+		stamp_write(site, key);
+	else if (stamped)
+		stamp_end();
+out:
+	free(ro.rerun);
+	free(compare);
+	return rc;
+}
+
+/* Does dir look like a bundle: machine.json or a records file? */
+static int bundle_present(const char *dir)
+{
+	struct bundle *b = bundle_open(dir);
+	char **ids = NULL;
+	size_t n = 0;
+	int ok = b->machine || b->machine_bad ||
+	         (file_exists(dir) && bundle_list(b, &ids, &n) == 0 && n > 0);
+	argv_free(ids);
+	bundle_free(b);
+	return ok;
+}
+
+/*
+ * labbook watch: the build options, of which watch needs to know only
+ * where things are (the builds check them all), in the book's root.
+ */
+static int cmd_watch(int argc, char **argv)
+{
+	struct watch_opts w = {"chapters", "results/local", "site", NULL, 0};
+	const char *root = NULL;
+	int c, chapters_given = 0;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:C:j:h", build_options, NULL)) != -1) {
+		switch (c) {
+		case 'C': root = optarg; break;
+		case OPT_CHAPTERS: w.chapters = optarg; chapters_given = 1; break;
+		case OPT_RESULTS: w.results = optarg; break;
+		case OPT_SITE: w.site = optarg; break;
+		case OPT_TEMPLATES: w.templates = optarg; break;
+		case OPT_NO_RUN: w.no_run = 1; break;
+		case 'h': fputs(watch_usage, stdout); return 0;
+		default: break;
+		}
+	}
+	opterr = 1;
+	if (book_root(root, w.chapters, chapters_given) != 0)
+		return 1;
+	/* The templates the builds use: the book's own, or labbook's. */
+	char *found = w.templates ? NULL : init_templates_find();
+	if (found)
+		w.templates = found;
+	int rc = watch_main(&w, argc - 1, argv + 1);
+	free(found);
+	return rc;
+}
+
+static int cmd_eval(int argc, char **argv)
+{
+	const char *results = "results/local";
+	static const struct option opts[] = {
+		{"results", required_argument, NULL, OPT_RESULTS},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+		if (c == OPT_RESULTS)
+			results = optarg;
+		else if (c == 'h') {
+			fputs(eval_usage, stdout);
+			return 0;
+		} else
+			return getopt_error("eval ", c, argv);
+	}
+	if (optind == argc)
+		return usage_error("eval ", "eval needs an expression");
+	if (optind + 1 < argc)
+		return usage_error("eval ", "eval takes one expression; quote it "
+		                   "('%s')", argv[optind + 1]);
+	const char *expr = argv[optind];
+	struct bundle *b = bundle_open(results);
+	struct value v = {0};
+	char *err = NULL;
+	struct buf out = BUF_INIT;
+	int rc = 1;
+	/* A trailing printf format, as in chapters: "max(x.y) %.1f". */
+	char *text = xstrdup(expr), *fmt = NULL;
+	char *sp = strrchr(text, ' ');
+	if (sp && sp[1] == '%') {
+		fmt = sp + 1;
+		*sp = '\0';
+	}
+	if (expr_eval(text, b, &v, &err) == 0 &&
+	    value_format(&v, fmt, 0, &out, &err) == 0) {
+		puts(out.data ? out.data : "");
+		rc = 0;
+	} else if (!bundle_present(results)) {
+		fprintf(stderr, "labbook: %s; there is no results bundle in %s (no "
+		        "machine.json and no records); name one with --results DIR, "
+		        "e.g. --results results/h200\n", err ? err : "error", results);
+	} else {
+		fprintf(stderr, "labbook: %s\n", err ? err : "error");
+	}
+	value_free(&v);
+	free(err);
+	free(text);
+	buf_free(&out);
+	bundle_free(b);
+	return rc;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = {5.0, 0.05, 0};
+	static const struct option opts[] = {
+		{"max-diff", required_argument, NULL, OPT_MAX_DIFF},
+		{"min-ms", required_argument, NULL, OPT_MIN_MS},
+		{"all", no_argument, NULL, OPT_ALL},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_MAX_DIFF:
+			if (parse_double(optarg, 0, 1e9, &o.max_diff) != 0)
+				return usage_error("compare ", "--max-diff wants a "
+				                   "percentage, not '%s'", optarg);
+			break;
+		case OPT_MIN_MS:
+			if (parse_double(optarg, 0, 1e9, &o.min_ms) != 0)
+				return usage_error("compare ", "--min-ms wants "
+				                   "milliseconds, not '%s'", optarg);
+			break;
+		case OPT_ALL: o.all = 1; break;
+		case 'h': fputs(compare_usage, stdout); return 0;
+		default: return getopt_error("compare ", c, argv);
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("compare ", "compare needs two bundles, A and B; "
+		                   "found %d", argc - optind);
+	struct bundle *a = bundle_open(argv[optind]);
+	struct bundle *b = bundle_open(argv[optind + 1]);
+	int over = compare_bundles(a, b, &o);
+	bundle_free(a);
+	bundle_free(b);
+	return over != 0 ? 1 : 0;
+}
+
+static const char init_usage[] =
+	"usage: labbook init DIR\n"
+	"Write a starter book into DIR: a chapter, an experiment in C that needs\n"
+	"no GPU, a chart, a claim and a Makefile. It builds as it is: cd DIR && make\n";
+
+static int cmd_init(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(init_usage, stdout);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-')
+		return usage_error("init ", "init takes one folder, the new book's");
+	return init_book(argv[1]) != 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("labbook %s\n", VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "build"))
+		return cmd_build(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "watch"))
+		return cmd_watch(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "eval"))
+		return cmd_eval(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "init"))
+		return cmd_init(argc - 1, argv + 1);
+	return usage_error("", "unknown command '%s'; commands: build, watch, "
+	                   "eval, compare, init", argv[1]);
+}

@@ -1,0 +1,38 @@
+/*
+ * command.h - an experiment's command lines, as argv arrays.
+ *
+ * Every argument is a word of its own: paths (a source named "it's.cu"
+ * builds) and tool names are never split or quoted. Only the author's
+ * args, flags, ncu-args and env are split into words, with the shell's
+ * quoting rules and no shell (exec.h, argv_split). All arrays are
+ * NULL-terminated; the caller frees them with argv_free.
+ *
+ *   compile  nvcc -O3 -std=c++17 -arch=ARCH -lineinfo -Xptxas=-v -Ikernels
+ *                 -MD -MF build/exp/ID.d -o build/exp/ID SOURCE FLAGS...
+ *            cc -O2 -std=c11 -Wall -Ikernels -MD -MF ... SOURCE FLAGS... -lm
+ *   run      build/exp/ID ARGS...
+ *   ncu      ncu --csv --clock-control none ... --metrics M build/exp/ID ARGS
+ */
+#ifndef LB_COMMAND_H
+#define LB_COMMAND_H
+
+#include "book/book.h"
+#include "measure/toolchain.h"
+
+#define BUILD_DIR "build/exp"
+
+/* build/exp/<id>, and its dependency file and compiler log. Caller frees. */
+char *command_bin(const struct exper *e);
+char *command_deps(const struct exper *e);
+char *command_log(const struct exper *e);
+
+/* The compiler, from tc where it was looked for, else the plain name
+ * ("nvcc", $CC or "cc"). */
+char **command_compile(const struct exper *e, const struct toolchain *tc);
+char **command_run(const struct exper *e);
+/* metrics: the comma-separated Nsight Compute names. */
+char **command_ncu(const struct exper *e, const char *ncu, const char *metrics);
+/* The experiment's env: words "NAME=value". */
+char **command_env(const struct exper *e);
+
+#endif

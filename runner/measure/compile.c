@@ -1,0 +1,95 @@
+#define _GNU_SOURCE
+#include "measure/compile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "measure/command.h"
+#include "base/exec.h"
+#include "base/util.h"
+
+static void compile_failed(struct bundle *b, struct exper *e, const char *log,
+                           const char *why)
+{
+	char *why_text = NULL;
+	char *text = file_read_regular(log, RESULTS_OUTPUT_CAP, NULL, &why_text);
+	free(why_text);
+	char *safe = text ? text_make_safe(text, strlen(text), NULL) : NULL;
+	const char *shown = safe ? safe : text ? text : "";
+	char date[32];
+	now_iso(date);
+	cJSON *info = cJSON_CreateObject();
+	cJSON_AddStringToObject(info, "stage", "compile");
+	cJSON_AddStringToObject(info, "why", why);
+	cJSON_AddStringToObject(info, "source", e->source);
+	cJSON_AddStringToObject(info, "compile", e->compile_cmd);
+	cJSON *argv = cJSON_AddArrayToObject(info, "compile_argv");
+	for (char **a = e->compile_argv; a && *a; a++)
+		cJSON_AddItemToArray(argv, cJSON_CreateString(*a));
+	cJSON_AddStringToObject(info, "output", shown);
+	cJSON_AddStringToObject(info, "date", date);
+	(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
+	        "experiment '%s': %s %s:\n%s", e->id, e->source, why, shown);
+	free(text);
+	free(safe);
+	bundle_fail(b, e->id, info);
+	exper_fail(e, xstrdup(!strcmp(why, "failed to compile") ? "compile error"
+	                                                        : why));
+}
+
+void compile_all(struct exper **todo, size_t n, struct bundle *b,
+                 const struct toolchain *tc, const struct run_opts *o, double t0)
+{
+	size_t slots = o->jobs > 0 ? (size_t)o->jobs : 1;
+	if (slots > 64)
+		slots = 64;
+	struct exec_proc *procs = xcalloc(slots, sizeof *procs);
+	struct exper **who = xcalloc(slots, sizeof *who);
+	size_t next = 0, running = 0;
+	(void)tc;
+	for (;;) {
+		for (size_t s = 0; s < slots && next < n && !exec_stopping(); s++) {
+			if (procs[s].pid)
+				continue;
+			struct exper *e = todo[next++];
+			char *log = command_log(e);
+			if (o->progress)
+				fprintf(stderr, "[%5.1fs] compile %s (%s)\n",
+				        now_seconds() - t0, e->id, e->source);
+			if (exec_start(&procs[s], e->compile_argv, log, o->compile_timeout) != 0)
+				compile_failed(b, e, log, "could not be compiled (the "
+				               "compiler did not start)");
+			else {
+				who[s] = e;
+				running++;
+			}
+			free(log);
+		}
+		if (!running)
+			break;
+		int k = exec_wait_any(procs, slots);
+		if (k < 0)
+			break;
+		struct exec_proc *p = &procs[k];
+		struct exper *e = who[k];
+		char *log = command_log(e);
+		if (p->interrupted)
+			exper_fail(e, xstrdup("interrupted"));
+		else if (p->timed_out)
+		{
+			char *why = xasprintf("was still compiling at the limit of "
+			                      "%.0f s, and was stopped", p->timeout);
+			compile_failed(b, e, log, why);
+			free(why);
+		}
+		else if (!WIFEXITED(p->status) || WEXITSTATUS(p->status) != 0)
+			compile_failed(b, e, log, "failed to compile");
+		free(log);
+		exec_proc_close(p);
+		running--;
+	}
+	free(procs);
+	free(who);
+}

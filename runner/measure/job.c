@@ -1,0 +1,437 @@
+#define _GNU_SOURCE
+#include "measure/job.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "measure/command.h"
+#include "base/exec.h"
+#include "measure/key.h"
+#include "bundle/merge.h"
+#include "measure/ncu.h"
+#include "bundle/ptxas.h"
+#include "base/util.h"
+
+/*
+ * The captured text as it is kept: made safe to show (text_make_safe:
+ * NUL, ESC and invalid UTF-8 become visible characters, so nothing after
+ * them is lost), and marked where it was cut or where a process escaped.
+ */
+static void output_finish(const struct exper *e, struct run_result *r)
+{
+	struct buf b = BUF_INIT;
+	size_t len;
+	char *safe = text_make_safe(r->out, r->out_len, &len);
+	if (safe)
+		buf_put(&b, safe, len);
+	else
+		buf_put(&b, r->out, r->out_len);
+	free(safe);
+	if (r->dropped)
+		buf_printf(&b, "\n[output cut: %zu more bytes not kept]\n", r->dropped);
+	if (r->escaped) {
+		buf_puts(&b, "\n[a process it started left its process group "
+		         "(setsid) and was still running when it exited; labbook "
+		         "did not stop it]\n");
+		warn_at(e->ch->path, e->dir->line, "experiment '%s': a process it "
+		        "started left its process group and was still running when "
+		        "it exited; it was not stopped", e->id);
+	}
+	buf_puts(&b, "");
+	free(r->out);
+	r->out_len = b.len;
+	r->out = buf_detach(&b);
+}
+
+static char *failure_summary(const struct run_result *r, double timeout)
+{
+	if (r->interrupted)
+		return xstrdup("interrupted");
+	if (r->timed_out)
+		return xasprintf("killed at its timeout of %.0f s", timeout);
+	if (r->signal)
+		return xasprintf("killed by signal %d (%s)", r->signal,
+		                 strsignal(r->signal));
+	return xasprintf("exited with status %d", r->exit_code);
+}
+
+static cJSON *meta_new(const struct exper *e, const struct run_result *r,
+                       char **inputs, size_t ninputs, size_t nrecords)
+{
+	char date[32];
+	now_iso(date);
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "id", e->id);
+	cJSON_AddStringToObject(m, "source", e->source);
+	cJSON_AddStringToObject(m, "chapter", e->ch->path);
+	cJSON_AddStringToObject(m, "compile", e->compile_cmd);
+	cJSON_AddStringToObject(m, "command", e->run_cmd);
+	const struct {
+		const char *key;
+		char **argv;
+	} arrays[] = {{"compile_argv", e->compile_argv},
+	              {"run_argv", e->run_argv},
+	              {"env", e->env_words}};
+	for (size_t k = 0; k < 3; k++) {
+		cJSON *a = cJSON_AddArrayToObject(m, arrays[k].key);
+		for (char **w = arrays[k].argv; w && *w; w++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(*w));
+	}
+	cJSON_AddNumberToObject(m, "exit_status", r->exit_code);
+	cJSON_AddNumberToObject(m, "seconds", r->seconds);
+	cJSON_AddStringToObject(m, "date", date);
+	cJSON_AddStringToObject(m, "key", e->key);
+	cJSON_AddStringToObject(m, "source_key", e->source_key);
+	cJSON *in = cJSON_AddArrayToObject(m, "inputs");
+	for (size_t i = 0; i < ninputs; i++)
+		cJSON_AddItemToArray(in, cJSON_CreateString(inputs[i]));
+	cJSON_AddNumberToObject(m, "records", (double)nrecords);
+	cJSON_AddNumberToObject(m, "output_bytes", (double)(r->out_len + r->dropped));
+	cJSON_AddBoolToObject(m, "output_cut", r->dropped > 0);
+	return m;
+}
+
+/*
+ * Run the experiment once more under Nsight Compute for the metrics it
+ * asks for, and keep one record per profiled launch as <id>_ncu. A failure
+ * here is reported as a warning: the timed results stand.
+ */
+static char *ncu_record(const struct exper *e, const struct toolchain *tc,
+                        const struct run_opts *o)
+{
+	char *text = NULL;
+	struct buf metrics = BUF_INIT;
+	char *copy = xstrdup(e->ncu), *save = NULL;
+	for (char *w = strtok_r(copy, ", ", &save); w;
+	     w = strtok_r(NULL, ", ", &save))
+		buf_printf(&metrics, "%s%s", metrics.len ? "," : "", ncu_metric(w));
+	free(copy);
+	char **argv = command_ncu(e, tc->ncu, metrics.data);
+	char *env[] = {"LAB_PROFILE=1", "LAB_RECORDS=/dev/null", NULL};
+	struct run_result r;
+	double timeout = 4 * (e->timeout > 0 ? e->timeout : o->timeout);
+	if (o->progress)
+		fprintf(stderr, "          profile %s with ncu (%s)\n", e->id, e->ncu);
+	if (exec_run(argv, env, timeout, 64 << 20, &r) == 0) {
+		/* ncu exits non-zero when a launch of the program fails, which
+		 * an experiment may do on purpose; what it measured still counts. */
+		text = ncu_parse(r.out, e->ncu);
+		if (!text)
+			warn_at(e->ch->path, e->dir->line, "experiment '%s': ncu gave "
+			        "no metrics (exit status %d):\n%.2000s", e->id,
+			        r.exit_code, r.out);
+		free(r.out);
+	}
+	argv_free(argv);
+	buf_free(&metrics);
+	return text;
+}
+
+/* The SASS of the experiment's kernels (*listing, with demangled names),
+ * and their instruction counts (*counts). */
+static void sass_record(const struct exper *e, const struct toolchain *tc,
+                        char **listing, char **counts)
+{
+	char *bin = command_bin(e);
+	char *argv[] = {tc->cuobjdump, "-sass", bin, NULL};
+	char *dump = exec_capture(argv, 120);
+	if (dump) {
+		*listing = sass_clean(dump);
+		*counts = sass_parse(dump);
+		free(dump);
+	}
+	free(bin);
+}
+
+/*
+ * The runs of one experiment. A build takes its runs in rounds: the first
+ * run of every experiment, then the second of every experiment, and so on.
+ * So the runs of one experiment lie minutes apart, and a slow minute of the
+ * host (another tenant's load, a busy bus) falls on one of them, which the
+ * merge outvotes, rather than on all of them.
+ */
+struct job {
+	struct exper *e;
+	char *tmpdir, *rec_path, *env_rec, *dep;
+	char **vars, **env, **argv;
+	double timeout;
+	int nruns, ran, ok, rec_bad, rec_unread, unstarted, done;
+	char who[24];        /* "GPU n: " where several GPUs run at once */
+	const char *uuid;    /* of the GPU it runs on, where known */
+	cJSON ***runs;       /* each run's records */
+	size_t *nrows;
+	char *records;       /* the first run's text, then the merged text */
+	char *rec_err;
+	struct run_result r; /* the latest run */
+	char *first_out;     /* the page shows the first run's output */
+	size_t first_len;
+	double seconds;
+};
+
+static void job_init(struct job *j, struct exper *e, struct bundle *b,
+                     const struct run_opts *o, int gpu, const char *uuid)
+{
+	size_t nvars = 0;
+	memset(j, 0, sizeof *j);
+	j->e = e;
+	j->uuid = e->cuda ? uuid : NULL;
+	if (gpu >= 0)
+		snprintf(j->who, sizeof j->who, "GPU %d: ", gpu);
+	j->tmpdir = bundle_scratch_dir(b);
+	j->rec_path = xasprintf("%s/%s.jsonl", j->tmpdir, e->id);
+	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path);
+	j->dep = command_deps(e);
+	j->vars = command_env(e);
+	while (j->vars[nvars])
+		nvars++;
+	j->env = xcalloc(nvars + 2, sizeof *j->env);
+	for (size_t i = 0; i < nvars; i++)
+		j->env[i] = j->vars[i];
+	j->env[nvars] = j->env_rec;
+	j->argv = command_run(e);
+	j->timeout = e->timeout > 0 ? e->timeout : o->timeout;
+	j->nruns = e->runs > 0 ? e->runs : 1;
+	j->runs = xcalloc((size_t)j->nruns, sizeof *j->runs);
+	j->nrows = xcalloc((size_t)j->nruns, sizeof *j->nrows);
+	j->ok = 1;
+	if (mkdir_p(j->tmpdir) != 0) {
+		exper_fail(e, xasprintf("the results folder %s cannot be written",
+		                        b->dir));
+		j->ok = 0;
+		j->done = 1;
+	}
+}
+
+static void job_free(struct job *j)
+{
+	for (int i = 0; i < j->nruns; i++) {
+		for (size_t k = 0; k < j->nrows[i]; k++)
+			cJSON_Delete(j->runs[i][k]);
+		free(j->runs[i]);
+	}
+	free(j->runs);
+	free(j->nrows);
+	free(j->first_out);
+	free(j->rec_err);
+	free(j->records);
+	free(j->r.out);
+	argv_free(j->argv);
+	argv_free(j->vars);
+	free(j->env);
+	free(j->dep);
+	free(j->env_rec);
+	free(j->rec_path);
+	free(j->tmpdir);
+	memset(j, 0, sizeof *j);
+}
+
+/* Merge the runs and keep them in the bundle, or keep the failure. */
+static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o,
+                       const struct toolchain *tc, double t0)
+{
+	struct exper *e = j->e;
+	struct run_result *r = &j->r;
+	size_t ninputs = 0;
+	char **inputs = NULL;
+
+	j->done = 1;
+	if (j->unstarted) {
+		exper_fail(e, xasprintf("%s could not be started", j->argv[0]));
+		return;
+	}
+	if (j->ok) {
+		char *why = NULL;
+		char *merged = records_merge(j->runs, j->nrows, (size_t)j->nruns, &why);
+		if (merged) {
+			free(j->records);
+			j->records = merged;
+		} else {
+			warn_at(e->ch->path, e->dir->line,
+			        "experiment '%s': its %d runs wrote different records "
+			        "(%s); the first run's are kept", e->id, j->nruns, why);
+			free(why);
+		}
+		if (j->first_out) {
+			free(r->out);
+			r->out = j->first_out;
+			r->out_len = j->first_len;
+			j->first_out = NULL;
+		}
+	}
+	r->seconds = j->seconds;
+
+	inputs = key_deps_read(j->dep, &ninputs);
+	if (!ninputs) {
+		free(inputs);
+		inputs = NULL;
+		*ARRAY_PUSH(inputs, ninputs) = xstrdup(e->source);
+		*ARRAY_PUSH(inputs, ninputs) = NULL;
+		ninputs--;
+	}
+	/* The key now covers what this build included, so the next build
+	 * computes the same one from the inputs recorded in the meta. */
+	key_compute(e, tc, inputs, ninputs);
+	e->seconds = j->seconds;
+	if (j->ok) {
+		cJSON *meta = meta_new(e, r, inputs, ninputs, j->nrows[0]);
+		cJSON_AddNumberToObject(meta, "runs", j->ran);
+		cJSON_AddStringToObject(meta, "state", "fresh");
+		if (j->uuid)
+			cJSON_AddStringToObject(meta, "gpu_uuid", j->uuid);
+		char *listing = NULL, *sass = NULL, *ncu = NULL, *ptxas = NULL;
+		if (e->cuda && tc->cuobjdump)
+			sass_record(e, tc, &listing, &sass);
+		if (e->cuda && e->ncu && tc->ncu && tc->gpu)
+			ncu = ncu_record(e, tc, o);
+		char *log = command_log(e), *why = NULL;
+		char *text = file_read_regular(log, RESULTS_RECORDS_CAP, NULL, &why);
+		if (text)
+			ptxas = ptxas_parse(text);
+		free(why);
+		free(text);
+		free(log);
+		struct result_files f = {j->records, r->out, r->out_len,
+		                         {ptxas, sass, ncu}, listing};
+		if (bundle_commit(b, e->id, &f, meta) == 0)
+			e->state = ST_FRESH;
+		else
+			exper_fail(e, xstrdup("its results could not be saved"));
+		free(listing);
+		free(sass);
+		free(ncu);
+		free(ptxas);
+	} else {
+		char *why = j->rec_unread
+		                ? xasprintf("wrote records that were not kept: %s",
+		                            j->rec_err)
+		            : j->rec_bad
+		                ? xasprintf("its records are malformed: %s.jsonl %s",
+		                            e->id, j->rec_err ? j->rec_err : "")
+		                : failure_summary(r, j->timeout);
+		if (j->nruns > 1) {
+			char *w = xasprintf("%s (run %d of %d)", why, j->ran, j->nruns);
+			free(why);
+			why = w;
+		}
+		(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
+		                                     "experiment '%s' %s", e->id, why);
+		cJSON *info = meta_new(e, r, inputs, ninputs,
+		                       j->nrows[j->ran ? j->ran - 1 : 0]);
+		cJSON_AddStringToObject(info, "stage", "run");
+		if (j->uuid)
+			cJSON_AddStringToObject(info, "gpu_uuid", j->uuid);
+		cJSON_AddStringToObject(info, "why", why);
+		cJSON_AddStringToObject(info, "output", r->out ? r->out : "");
+		bundle_fail(b, e->id, info);
+		exper_fail(e, why);
+	}
+	if (o->progress) {
+		char runs[32] = "";
+		if (j->ran > 1)
+			snprintf(runs, sizeof runs, ", %d runs", j->ran);
+		fprintf(stderr, "[%5.1fs] %s%s %s in %.1f s%s\n", now_seconds() - t0,
+		        j->who, e->id, j->ok ? "done" : "FAILED", j->seconds, runs);
+	}
+	argv_free(inputs);
+}
+
+/* Take the job's next run, in a process of its own; the first failure
+ * ends the job. */
+static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
+                     const struct toolchain *tc, size_t k, size_t n, double t0)
+{
+	struct exper *e = j->e;
+	struct run_result *r = &j->r;
+	int i = j->ran;
+
+	if (o->progress) {
+		char which[32] = "";
+		if (j->nruns > 1)
+			snprintf(which, sizeof which, ", run %d of %d", i + 1, j->nruns);
+		fprintf(stderr, "[%5.1fs] %s%zu/%zu %s%s%s\n", now_seconds() - t0,
+		        j->who, k, n, e->id, e->cuda ? " (GPU)" : "", which);
+	}
+	if (i == 1) {
+		j->first_out = r->out;
+		j->first_len = r->out_len;
+	} else {
+		free(r->out);
+	}
+	memset(r, 0, sizeof *r);
+	unlink(j->rec_path);
+	if (exec_run(j->argv, j->env, j->timeout, o->output_cap, r) != 0) {
+		j->ok = 0;
+		j->unstarted = 1;
+		job_finish(j, b, o, tc, t0);
+		return;
+	}
+	j->ran++;
+	j->seconds += r->seconds;
+	output_finish(e, r);
+	size_t len = 0;
+	char *why = NULL;
+	char *text = file_exists(j->rec_path)
+	                 ? file_read_regular(j->rec_path, RESULTS_RECORDS_CAP, &len,
+	                                     &why)
+	                 : xstrdup("");
+	unlink(j->rec_path);
+	free(j->rec_err);
+	j->rec_err = NULL;
+	j->rec_unread = !text;
+	if (!text) {
+		j->rec_bad = 1;
+		j->rec_err = xasprintf("the records file %s", why);
+	} else {
+		/* A NUL or an escape inside a string is kept, as a visible
+		 * character; outside one, its line is malformed, and says so. */
+		size_t safe_len;
+		char *safe = text_make_safe(text, len, &safe_len);
+		j->rec_bad = records_parse_n(safe ? safe : text, safe ? safe_len : len,
+		                             &j->runs[i], &j->nrows[i],
+		                             &j->rec_err) != 0;
+		records_make_safe(j->runs[i], j->nrows[i]);
+		free(safe);
+	}
+	free(why);
+	free(text);
+	j->ok = r->exit_code == 0 && !r->signal && !r->timed_out &&
+	        !r->interrupted && !j->rec_bad;
+	if (i == 0) {
+		free(j->records);
+		j->records = records_text(j->runs[0], j->nrows[0]);
+	}
+	if (!j->ok || j->ran == j->nruns)
+		job_finish(j, b, o, tc, t0);
+}
+
+void job_run_rounds(struct exper **list, size_t n, struct bundle *b,
+                    const struct run_opts *o, const struct toolchain *tc,
+                    double t0, int gpu)
+{
+	struct job *jobs = xcalloc(n, sizeof *jobs);
+	size_t total = 0, k = 0;
+	int rounds = 0;
+	const cJSON *probed = cJSON_GetObjectItem(tc->probe, "uuid");
+	const char *uuid = gpu < 0 ? cJSON_GetStringValue(probed)
+	                   : (size_t)gpu < tc->ndevs ? tc->devs[gpu].uuid : NULL;
+	for (size_t i = 0; i < n; i++) {
+		job_init(&jobs[i], list[i], b, o, gpu, uuid);
+		total += (size_t)jobs[i].nruns;
+		if (jobs[i].nruns > rounds)
+			rounds = jobs[i].nruns;
+	}
+	for (int round = 0; round < rounds; round++)
+		for (size_t i = 0; i < n && !exec_stopping(); i++) {
+			if (jobs[i].done) {
+				k += round < jobs[i].nruns;
+				continue;
+			}
+			job_step(&jobs[i], b, o, tc, ++k, total, t0);
+		}
+	for (size_t i = 0; i < n; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+}
+

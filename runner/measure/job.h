@@ -1,0 +1,39 @@
+/*
+ * job.h - running experiments: each in several processes, in rounds.
+ *
+ * A build takes its runs in rounds: the first run of every experiment,
+ * then the second of every experiment, and so on, so the runs of one
+ * experiment lie minutes apart and a slow minute of the host falls on one
+ * of them, which the merge (merge.h) outvotes. Each run gets
+ * LAB_RECORDS=<bundle>/.tmp/<id>.jsonl and the experiment's env, in its own
+ * process group, killed at its timeout or when labbook is asked to stop.
+ *
+ * What a run leaves is made safe when it is recorded: the output and every
+ * string of the records have NUL, control characters and invalid UTF-8
+ * replaced by visible characters (text_make_safe); the records file may
+ * hold at most RESULTS_RECORDS_CAP bytes, and the output keeps
+ * o->output_cap bytes (the rest is counted). After the last run, the
+ * SASS (cuobjdump, names demangled here) and the Nsight Compute metrics
+ * are taken, and all of it commits to the bundle as a whole
+ * (bundle_commit), or the failure is kept (bundle_fail).
+ */
+#ifndef LB_JOB_H
+#define LB_JOB_H
+
+#include <stddef.h>
+
+#include "book/book.h"
+#include "bundle/results.h"
+#include "measure/toolchain.h"
+
+/*
+ * Run list[0..n) in rounds on the one GPU visible (gpu -1) or, where
+ * several run at once, on worker gpu's GPU. Sets each experiment's state
+ * (ST_FRESH or ST_FAILED), why and seconds. An interrupted build keeps
+ * what it had for the experiments it did not finish.
+ */
+void job_run_rounds(struct exper **list, size_t n, struct bundle *b,
+                    const struct run_opts *o, const struct toolchain *tc,
+                    double t0, int gpu);
+
+#endif

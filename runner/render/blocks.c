@@ -1,0 +1,536 @@
+/* blocks.c - directives as HTML: experiments and listings, and the
+ * helpers the other page modules share (render.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "book/expr.h"
+#include "base/highlight.h"
+#include "render/listing.h"
+#include "render/manifest.h"
+#include "render/render.h"
+#include "base/util.h"
+
+#define MAX_TABLE_ROWS 400
+
+const char *machine_str(const struct bundle *b, const char *key)
+{
+	const cJSON *v = machine_field(b, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+void error_box(struct buf *out, const char *title, const char *msg,
+                      const char *text)
+{
+	buf_puts(out, "<div class=\"error-box\" role=\"alert\"><p><strong>");
+	buf_puts_html(out, title);
+	buf_puts(out, "</strong>");
+	if (msg) {
+		buf_puts(out, " ");
+		buf_puts_html(out, msg);
+	}
+	buf_puts(out, "</p>");
+	if (text && *text) {
+		buf_puts(out, "<pre class=\"output\">");
+		text_html(out, text, strlen(text));
+		buf_puts(out, "</pre>");
+	}
+	buf_puts(out, "</div>\n");
+}
+
+/*
+ * Bytes from a program (its output, a record's text) as HTML: escaped,
+ * with every byte that is not valid UTF-8, and every control character but
+ * tab and newline, shown as U+FFFD, so a NUL, an ESC or a broken sequence
+ * neither cuts the page nor reaches the reader's terminal.
+ */
+void text_html(struct buf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		const unsigned char *run = p;
+		while (p < end && *p >= 0x20 && *p < 0x7f && *p != '&' && *p != '<' &&
+		       *p != '>' && *p != '"' && *p != '\'')
+			p++;
+		buf_put(out, run, (size_t)(p - run));
+		if (p >= end)
+			break;
+		unsigned char c = *p;
+		size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
+		         : (c >> 3) == 30 ? 4 : 0;
+		int ok = n && (size_t)(end - p) >= n;
+		for (size_t k = 1; ok && k < n; k++)
+			ok = (p[k] & 0xc0) == 0x80;
+		if (ok && n == 2)
+			ok = c >= 0xc2;
+		if (ok && n == 3)
+			ok = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);
+		if (ok && n == 4)
+			ok = c <= 0xf4 && !(c == 0xf0 && p[1] < 0x90) &&
+			     !(c == 0xf4 && p[1] >= 0x90);
+		if (!ok) {
+			buf_puts(out, "\xef\xbf\xbd");
+			p++;
+		} else if (n > 1) {
+			buf_put(out, p, n);
+			p += n;
+		} else if (c == '\t' || c == '\n') {
+			buf_putc(out, c);
+			p++;
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_puts(out, "\xef\xbf\xbd");
+			p++;
+		} else {
+			buf_put_html(out, (const char *)p, 1);
+			p++;
+		}
+	}
+}
+
+/* Names longer than this (CUB's templates) are shortened in a table. */
+#define NAME_MAX_SHOWN 48
+
+/*
+ * A C++ name as a table shows it: a long one loses its namespaces and
+ * template and function arguments ("DeviceReduceKernel<…>"), and keeps
+ * the whole name for the pointer to hover on.
+ */
+static void name_html(struct buf *out, const char *s)
+{
+	size_t len = strlen(s), cut = strcspn(s, "<(");
+	int mangled = s[0] == '_' && s[1] == 'Z' && !strchr(s, ' ');
+	if (len <= NAME_MAX_SHOWN || (!mangled && !strchr(s, '<') &&
+	                              !strstr(s, "::"))) {
+		text_html(out, s, len);
+		return;
+	}
+	if (mangled) {
+		buf_puts(out, "<span class=\"long-name\" title=\"");
+		buf_puts_html(out, s);
+		buf_puts(out, "\">");
+		buf_put_html(out, s, NAME_MAX_SHOWN - 8);
+		buf_puts(out, "…</span>");
+		return;
+	}
+	size_t start = 0;
+	for (size_t i = 0; i + 1 < cut; i++)
+		if (s[i] == ':' && s[i + 1] == ':')
+			start = i + 2;
+	size_t n = cut - start;
+	if (n > NAME_MAX_SHOWN - 6)
+		n = NAME_MAX_SHOWN - 6;
+	buf_puts(out, "<span class=\"long-name\" title=\"");
+	buf_puts_html(out, s);
+	buf_puts(out, "\">");
+	buf_put_html(out, s + start, n);
+	buf_puts(out, s[cut] == '<' ? "&lt;…&gt;" : "");
+	buf_puts(out, strchr(s + cut, '(') ? "(…)" : "");
+	buf_puts(out, "</span>");
+}
+
+void cell_html(struct buf *out, const cJSON *c, const char *fmt)
+{
+	if (cJSON_IsNumber(c)) {
+		struct value v = {VAL_NUM, c->valuedouble, NULL, {0}};
+		char *err = NULL;
+		if (value_format(&v, fmt, 1, out, &err) != 0) {
+			buf_printf(out, "%g", c->valuedouble);
+			free(err);
+		}
+	} else if (cJSON_IsString(c)) {
+		name_html(out, c->valuestring);
+	} else if (cJSON_IsBool(c)) {
+		buf_puts(out, cJSON_IsTrue(c) ? "yes" : "<strong>no</strong>");
+	} else if (cJSON_IsArray(c)) {
+		const cJSON *item;
+		const char *sep = "";
+		cJSON_ArrayForEach(item, c)
+		{
+			buf_puts(out, sep);
+			cell_html(out, item, fmt);
+			sep = ", ";
+		}
+	}
+}
+
+/* " on <GPU>", and which of the bundle's GPUs where several shared the
+ * experiments; uuid (may be NULL) is the one an experiment ran on. */
+static void gpu_html(struct buf *out, const struct bundle *b, const char *uuid)
+{
+	const cJSON *all = b->machine ? cJSON_GetObjectItem(b->machine, "gpu_uuids")
+	                              : NULL;
+	buf_puts(out, " on ");
+	buf_puts_html(out, machine_str(b, "gpu"));
+	int k = 0, n = cJSON_GetArraySize(all);
+	for (int i = 0; uuid && i < n && !k; i++) {
+		const char *u = cJSON_GetStringValue(cJSON_GetArrayItem(all, i));
+		if (u && !strcmp(u, uuid))
+			k = i + 1;
+	}
+	if (k && n > 1)
+		buf_printf(out, " (GPU %d of %d, <code>", k, n);
+	else if (uuid)
+		buf_puts(out, " (<code>");
+	if (uuid) {
+		buf_puts_html(out, uuid);
+		buf_puts(out, "</code>)");
+	}
+}
+
+int row_wrong(const cJSON *row)
+{
+	return cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"));
+}
+
+/* A box that scrolls a wide table on a narrow screen, from the keyboard too. */
+void table_wrap_open(struct buf *out, const char *label, const char *id)
+{
+	buf_puts(out, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" "
+	              "aria-label=\"");
+	buf_puts_html(out, label);
+	if (id) {
+		buf_puts(out, " ");
+		buf_puts_html(out, id);
+	}
+	buf_puts(out, "\">");
+}
+
+/* A number as the book writes it (value_format's default), as plain text. */
+void num_text(struct buf *out, double x)
+{
+	struct value v = {VAL_NUM, x, NULL, {0}};
+	char *err = NULL;
+	if (value_format(&v, NULL, 0, out, &err) != 0) {
+		buf_printf(out, "%g", x);
+		free(err);
+	}
+}
+
+/* A field of a record as plain text; a number as the book writes one. */
+void field_text(struct buf *out, const cJSON *f)
+{
+	if (cJSON_IsString(f))
+		buf_puts(out, f->valuestring);
+	else if (cJSON_IsNumber(f))
+		num_text(out, f->valuedouble);
+	else if (cJSON_IsBool(f))
+		buf_puts(out, cJSON_IsTrue(f) ? "true" : "false");
+}
+
+/* ---- experiments ------------------------------------------------------------- */
+
+/* The state as one word, for a class attribute. */
+const char *state_class(enum result_state s)
+{
+	return s == RESULT_MISSING ? "missing" : result_state_name(s);
+}
+
+static int shows(const struct directive *d, const char *what)
+{
+	const char *s = dir_opt(d, "show");
+	return !s || strstr(s, what);
+}
+
+static void records_table(struct buf *out, const struct exp_result *r,
+                          const char *label)
+{
+	/* Columns: the union of fields, in order of first appearance. */
+	const char **cols = NULL;
+	size_t ncols = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const cJSON *f;
+		cJSON_ArrayForEach(f, r->rows[i])
+		{
+			size_t k = 0;
+			while (k < ncols && strcmp(cols[k], f->string))
+				k++;
+			if (k == ncols)
+				*ARRAY_PUSH(cols, ncols) = f->string;
+		}
+	}
+	/* A column of numbers only is right-aligned, in tabular figures. */
+	char *num = xcalloc(ncols ? ncols : 1, 1);
+	for (size_t k = 0; k < ncols; k++) {
+		num[k] = 1;
+		for (size_t i = 0; i < r->nrows && num[k]; i++) {
+			const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->rows[i], cols[k]);
+			num[k] = !f || cJSON_IsNumber(f);
+		}
+	}
+	table_wrap_open(out, label, r->id);
+	buf_puts(out, "<table class=\"records\"><thead><tr>");
+	for (size_t k = 0; k < ncols; k++) {
+		buf_puts(out, num[k] ? "<th scope=\"col\" class=\"num\">"
+		                     : "<th scope=\"col\">");
+		buf_puts_html(out, cols[k]);
+		buf_puts(out, "</th>");
+	}
+	buf_puts(out, "</tr></thead><tbody>\n");
+	for (size_t i = 0; i < r->nrows && i < MAX_TABLE_ROWS; i++) {
+		buf_puts(out, row_wrong(r->rows[i]) ? "<tr class=\"wrong\">" : "<tr>");
+		for (size_t k = 0; k < ncols; k++) {
+			buf_puts(out, num[k] ? "<td class=\"num\">" : "<td>");
+			cell_html(out, cJSON_GetObjectItemCaseSensitive(r->rows[i], cols[k]),
+			          NULL);
+			buf_puts(out, "</td>");
+		}
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody></table></div>\n");
+	if (r->nrows > MAX_TABLE_ROWS)
+		buf_printf(out, "<p class=\"note\">The first %d of %zu records; all "
+		           "are in the records file.</p>\n", MAX_TABLE_ROWS, r->nrows);
+	free(num);
+	free(cols);
+}
+
+/*
+ * What the page says of an experiment's state comes from the bundle (its
+ * meta.json and error.json); this build adds only what it found checking
+ * the experiment: a source that is missing, or results older than it.
+ */
+void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
+                   struct result_meta *m)
+{
+	results_meta_load(b, id, m);
+	/* This build's own words, where it failed it. */
+	if (e && e->state == ST_FAILED) {
+		m->state = RESULT_FAILED;
+		if (e->why || !m->why) {
+			free(m->why);
+			m->why = xstrdup(e->why ? e->why : "failed");
+		}
+	}
+}
+
+static void render_experiment(struct page_ctx *c, const struct directive *d,
+                              struct buf *out)
+{
+	const struct exper *e = book_find(c->s->bk, d->id);
+	struct exp_result *r = bundle_get(c->s->b, d->id);
+	struct result_meta m;
+	exp_meta_read(c->s->b, e, d->id, &m);
+	buf_printf(out, "<section class=\"experiment\" id=\"exp-%s\" "
+	           "aria-label=\"experiment %s\">\n", d->id, d->id);
+	buf_printf(out, "<div class=\"exp-head\"><span class=\"exp-id\">"
+	           "experiment <strong>%s</strong></span> <span class=\"state %s\">"
+	           "%s</span></div>\n", d->id, state_class(m.state),
+	           result_state_name(m.state));
+	if (m.state == RESULT_FAILED) {
+		char *msg = xasprintf("(%s, %s:%d).%s", m.why ? m.why : "failed",
+		                      c->ch->path, d->line,
+		                      r->meta ? " The results below are from the last "
+		                                "good run." : "");
+		error_box(out, "This experiment failed", msg, m.failed_output);
+		free(msg);
+		c->errors++;
+	} else if (e && e->why) {
+		buf_puts(out, "<p class=\"note stale\">Note: ");
+		buf_puts_html(out, e->why);
+		buf_puts(out, ".</p>\n");
+	}
+	if (r->error) {
+		error_box(out, "Its records file is malformed:", r->error, NULL);
+		partial_report(c, d->line, d->id, r->error);
+	}
+	if (shows(d, "source") && e && e->source_ok) {
+		size_t len;
+		char *src = file_read(e->source, &len);
+		if (src) {
+			int lines = 1;
+			for (size_t i = 0; i < len; i++)
+				lines += src[i] == '\n' && i + 1 < len;
+			buf_printf(out, "<details class=\"source\"%s><summary>Source: "
+			           "<code>", lines <= 40 ? " open" : "");
+			buf_puts_html(out, e->source);
+			buf_printf(out, "</code> (%d lines)</summary>\n<p class=\"files\">"
+			           "<a href=\"src/", lines);
+			buf_puts_html(out, e->source);
+			buf_puts(out, "\">The source file</a>, to download or read "
+			              "whole.</p>\n<pre class=\"code\" tabindex=\"0\">"
+			              "<code>");
+			highlight_c(out, src, len);
+			buf_puts(out, "</code></pre></details>\n");
+			free(src);
+		}
+	}
+	/* The commands of the recorded run; before any, those this build
+	 * would run. */
+	const char *compile = *m.compile_cmd ? m.compile_cmd
+	                    : e && e->compile_cmd ? e->compile_cmd : "";
+	const char *run = *m.run_cmd ? m.run_cmd : e && e->run_cmd ? e->run_cmd : "";
+	if (shows(d, "command") && (e || *compile || *run)) {
+		buf_puts(out, "<div class=\"command\"><p><span class=\"prompt\">$</span> "
+		              "<code>");
+		buf_puts_html(out, compile);
+		buf_puts(out, "</code></p><p><span class=\"prompt\">$</span> <code>");
+		buf_puts_html(out, run);
+		buf_puts(out, "</code></p></div>\n");
+	}
+	if (shows(d, "output") && r->out) {
+		buf_puts(out, "<details class=\"output\" open><summary>Output</summary>"
+		              "<pre class=\"output\" tabindex=\"0\">");
+		text_html(out, r->out, r->out_len);
+		buf_puts(out, "</pre></details>\n");
+	}
+	char *res_id = derived_id(d->id, DERIVED_PTXAS);
+	struct exp_result *res = bundle_get(c->s->b, res_id);
+	if (res->nrows) {
+		buf_printf(out, "<details class=\"records\"><summary>Registers, "
+		           "shared memory and spills per kernel (ptxas, %zu kernels)"
+		           "</summary>\n<p class=\"files\"><a href=\"data/%s.jsonl\">"
+		           "The ptxas report as JSON lines</a></p>\n", res->nrows,
+		           res_id);
+		records_table(out, res, "ptxas report of");
+		buf_puts(out, "</details>\n");
+	}
+	free(res_id);
+	if (r->nrows) {
+		buf_printf(out, "<details class=\"records\"><summary>Records (%zu)"
+		           "</summary>\n<p class=\"files\"><a href=\"data/%s.jsonl\">"
+		           "All %zu records as JSON lines</a></p>\n", r->nrows, d->id,
+		           r->nrows);
+		records_table(out, r, "records of");
+		buf_puts(out, "</details>\n");
+	}
+	if (r->meta) {
+		const char *date = m.date ? m.date : machine_str(c->s->b, "date");
+		buf_puts(out, "<p class=\"provenance\">Ran ");
+		if (date)
+			buf_puts_html(out, date);
+		if (machine_str(c->s->b, "gpu") && e && e->cuda)
+			gpu_html(out, c->s->b, m.gpu_uuid);
+		buf_printf(out, " in %.1f s", m.seconds);
+		if (m.runs > 1)
+			buf_printf(out, " (%d runs)", m.runs);
+		buf_printf(out, " · %s · bundle <a href=\"provenance.html\">",
+		           result_state_name(m.state));
+		buf_puts_html(out, c->s->b->dir);
+		buf_puts(out, "</a></p>\n");
+	} else if (m.state != RESULT_FAILED) {
+		buf_puts(out, "<p class=\"note not-measured\">Not measured on this "
+		              "machine: run <code>make site</code> on a machine with "
+		              "a GPU.</p>\n");
+	}
+	buf_puts(out, "</section>\n");
+	results_meta_free(&m);
+}
+
+int data_outdated(struct page_ctx *c, const char *data)
+{
+	return bundle_outdated(c->s->b, data);
+}
+
+static void render_sass(struct page_ctx *c, const struct directive *d,
+                        struct buf *out)
+{
+	char *err = NULL;
+	const char *caption = dir_opt(d, "caption");
+	buf_puts(out, "<figure class=\"listing\">\n");
+	if (listing_sass(out, c->s->b, dir_opt(d, "experiment"), dir_opt(d, "kernel"),
+	                 dir_opt(d, "mark"), &err) != 0 &&
+	    data_outdated(c, dir_opt(d, "experiment"))) {
+		buf_puts(out, "<p class=\"note not-measured\">This listing was not "
+		         "recorded on this machine: ");
+		buf_puts_html(out, c->s->b->dir);
+		buf_puts(out, " holds no build of the experiment's current source.</p>\n");
+		free(err);
+	} else if (err) {
+		diag_at(c->ch->path, d->line, "{sass}: %s", err);
+		char *msg = xasprintf("%s:%d: %s", c->ch->path, d->line, err);
+		error_box(out, "This listing could not be shown:", msg, NULL);
+		free(msg);
+		free(err);
+		c->errors++;
+	}
+	if (caption) {
+		buf_puts(out, "<figcaption>");
+		buf_puts_html(out, caption);
+		buf_puts(out, "</figcaption>\n");
+	}
+	buf_puts(out, "</figure>\n");
+}
+
+void block_key(const struct page_ctx *c, const struct directive *d,
+               char key[33])
+{
+	/* A figure shows its number, a table its label's; no piece shows the
+	 * other's. */
+	size_t n = c->s->o->machines ? c->s->o->machines->n : 1;
+	char *facts = xasprintf("%s %zu %d %zu %s %s", c->ch->name, c->index,
+	                        d->kind == DIR_CHART   ? c->figures
+	                        : d->kind == DIR_TABLE ? c->tables : -1,
+	                        n, c->s->b->dir, c->ch->path);
+	manifest_block_key(d, c->s->bk, c->s->b, facts, key);
+	free(facts);
+}
+
+static void block_make(struct page_ctx *c, const void *arg, struct buf *out);
+
+/* May d's block be kept? Charts of several machines read other bundles:
+ * they are made each time. */
+static int block_keepable(const struct page_ctx *c, const struct directive *d)
+{
+	return c->frags && !d->error &&
+	       (d->kind != DIR_CHART || !c->s->o->machines ||
+	        c->s->o->machines->n <= 1);
+}
+
+/* d's piece kept under key, when there is one that can be used (a chart's
+ * drawings are there too), else NULL. */
+static const char *block_piece(const struct page_ctx *c,
+                               const struct directive *d, const char *key,
+                               size_t *len, struct frag_counts *fc)
+{
+	const char *html = frags_get(c->frags, key, len, fc);
+	return html && (d->kind != DIR_CHART || plot_drawn(c->s->o->dir, d->id))
+	           ? html
+	           : NULL;
+}
+
+int block_kept(const struct page_ctx *c, const struct directive *d)
+{
+	char key[33];
+	struct frag_counts fc;
+	size_t len;
+	if (!block_keepable(c, d))
+		return 0;
+	block_key(c, d, key);
+	return block_piece(c, d, key, &len, &fc) != NULL;
+}
+
+void block_html(struct page_ctx *c, const struct directive *d,
+                struct buf *out)
+{
+	if (d->error) {
+		error_box(out, "This directive is wrong:", d->error, NULL);
+		c->errors++;
+		return;
+	}
+	char key[33];
+	struct frag_counts fc;
+	int keep = block_keepable(c, d);
+	if (keep) {
+		size_t len;
+		block_key(c, d, key);
+		const char *html = block_piece(c, d, key, &len, &fc);
+		if (html) {
+			piece_take(c, html, len, &fc, out);
+			return;
+		}
+	}
+	piece_make(c, keep ? key : NULL, block_make, d, out);
+}
+
+static void block_make(struct page_ctx *c, const void *arg, struct buf *out)
+{
+	const struct directive *d = arg;
+	switch (d->kind) {
+	case DIR_EXPERIMENT: render_experiment(c, d, out); break;
+	case DIR_CHART: figure_html(c, d, out); break;
+	case DIR_TABLE: table_html(c, d, out); break;
+	case DIR_SASS: render_sass(c, d, out); break;
+	}
+}
+

@@ -1,0 +1,116 @@
+/* figure.c - a {chart} directive as a figure: the SVG that plot.c draws,
+ * a text alternative saying what it shows, and its caption. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "book/expr.h"
+#include "render/plot.h"
+#include "render/render.h"
+#include "base/util.h"
+
+
+/*
+ * The name of a chart's data, linked to the experiment that made it: on
+ * this page or another, and for derived records (ilp_ptxas) the
+ * experiment they come with. Plain text when there is none.
+ */
+static void data_link(struct page_ctx *c, const char *data, struct buf *out)
+{
+	const struct exper *e = book_find(c->s->bk, data);
+	char *base = xstrdup(data);
+	for (char *u = strrchr(base, '_'); !e && u; u = strrchr(base, '_')) {
+		*u = '\0';
+		e = book_find(c->s->bk, base);
+	}
+	free(base);
+	if (e) {
+		buf_puts(out, "<a href=\"");
+		if (e->ch != c->ch)
+			buf_printf(out, "%s.html", e->ch->name);
+		buf_printf(out, "#exp-%s\">", e->id);
+	}
+	buf_puts_html(out, data);
+	if (e)
+		buf_puts(out, "</a>");
+}
+
+void figure_html(struct page_ctx *c, const struct directive *d,
+                         struct buf *out)
+{
+	struct plot p;
+	int outdated = data_outdated(c, dir_opt(d, "data"));
+	/* A limit may read a fact the machine experiment measures. */
+	for (size_t i = 0; i < d->nopts; i++)
+		if (!strcmp(d->opts[i].key, "limit") &&
+		    strstr(d->opts[i].value, "machine."))
+			outdated |= data_outdated(c, "machine");
+	diag_quiet(outdated);
+	int rc = machines_chart(d, c->ch->path, c->s->o->machines, c->s->b,
+	                        c->s->o->dir, &p);
+	diag_quiet(0);
+	c->figures++;
+	buf_printf(out, "<figure class=\"chart\" id=\"fig-%s\">\n", d->id);
+	const char *caption = dir_opt(d, "caption");
+	if (rc != 0 && outdated) {
+		buf_puts(out, "<p class=\"note not-measured\">This chart's data were "
+		         "not measured on this machine: ");
+		buf_puts_html(out, c->s->b->dir);
+		buf_puts(out, " holds no results of the experiment's current "
+		         "source.</p>\n");
+	} else if (rc != 0 || !p.svg) {
+		error_box(out, "This chart could not be drawn:", p.error, NULL);
+		if (rc != 0)
+			c->errors++;
+	} else if (p.drawn) {
+		const char *data = dir_opt(d, "data");
+		struct exp_result *r = data ? bundle_get(c->s->b, data) : NULL;
+		if (r && r->error) {
+			partial_report(c, d->line, data, r->error);
+			buf_puts(out, "<p class=\"note partial\">This chart stops "
+			         "before a malformed line of the records: ");
+			buf_puts_html(out, r->error);
+			buf_puts(out, ".</p>\n");
+		}
+		/* Phones get the narrow drawing: its text stays legible. */
+		buf_printf(out, "<a class=\"chart-full\" href=\"%s\"><picture>"
+		           "<source media=\"(max-width: 36rem)\" srcset=\"%s\" "
+		           "width=\"%d\" height=\"%d\"><img src=\"%s\" width=\"%d\" "
+		           "height=\"%d\" loading=\"lazy\" alt=\"", p.svg, p.svg_narrow,
+		           p.narrow_width, p.narrow_height, p.svg, p.width, p.height);
+		buf_puts_html(out, p.alt ? p.alt : d->id);
+		buf_puts(out, "\"></picture></a>\n");
+		c->s->st->charts_drawn += p.redrawn;
+	}
+	if (p.note) {
+		buf_puts(out, "<p class=\"note\">");
+		buf_puts_html(out, p.note);
+		buf_puts(out, "</p>");
+	}
+	buf_printf(out, "<figcaption><a class=\"fignum\" href=\"#fig-%s\">Figure "
+	           "%d.%d.</a> ", d->id, (int)c->index + 1, c->figures);
+	if (caption)
+		buf_puts_html(out, caption);
+	if (p.coincide) {
+		buf_puts(out, " ");
+		buf_puts_html(out, p.coincide);
+	}
+	buf_puts(out, " <span class=\"figmeta\">Records of ");
+	data_link(c, dir_opt(d, "data"), out);
+	buf_puts(out, ", bundle ");
+	buf_puts_html(out, c->s->b->dir);
+	if (machine_str(c->s->b, "gpu")) {
+		buf_puts(out, " (");
+		buf_puts_html(out, machine_str(c->s->b, "gpu"));
+		buf_puts(out, ")");
+	}
+	buf_puts(out, ".");
+	if (p.nwrong)
+		buf_printf(out, " <strong>%zu record%s marked wrong left out.</strong>",
+		           p.nwrong, p.nwrong > 1 ? "s" : "");
+	if (p.csv)
+		buf_printf(out, " <a href=\"%s\">CSV</a> · <a href=\"%s\">gnuplot "
+		           "script</a>", p.csv, p.gp);
+	buf_puts(out, "</span></figcaption>\n</figure>\n");
+	plot_free(&p);
+}
+

@@ -1,0 +1,591 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render/chart.h"
+#include "base/exec.h"
+#include "base/util.h"
+
+const int chart_width[2] = {760, 400};
+
+/*
+ * $LABBOOK_GNUPLOT names another gnuplot (or none, to test without one).
+ * Where it is looked for on PATH is an input of the build (util.h's
+ * input_note): a gnuplot installed or upgraded since makes the next build
+ * draw again.
+ */
+static const char *gnuplot(void)
+{
+	const char *g = getenv("LABBOOK_GNUPLOT");
+	g = g && *g ? g : "gnuplot";
+	static int noted;
+	if (!noted) {
+		noted = 1;
+		const char *path = getenv("PATH");
+		if (strchr(g, '/') || !path) {
+			input_note(g);
+		} else {
+			char *dirs = xstrdup(path), *save = NULL;
+			for (char *d = strtok_r(dirs, ":", &save); d;
+			     d = strtok_r(NULL, ":", &save)) {
+				char *p = path_join(*d ? d : ".", g);
+				int there = file_exists(p);
+				free(p);
+				if (there)
+					break;
+			}
+			free(dirs);
+		}
+	}
+	return g;
+}
+
+int plot_available(void)
+{
+	static int known = -1;
+	if (known < 0) {
+		char *argv[] = {(char *)gnuplot(), "--version", NULL};
+		char *out = exec_capture(argv, 20);
+		known = out != NULL;
+		free(out);
+	}
+	return known;
+}
+
+/*
+ * gnuplot single-quoted string: only '' needs escaping. gnuplot's SVG
+ * escapes < and & but not "]]>", which XML forbids in text: a zero-width
+ * space goes between "]]" and ">".
+ */
+static void gp_str(struct buf *b, const char *s)
+{
+	buf_putc(b, '\'');
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'')
+			buf_putc(b, '\'');
+		if (*p == '>' && p - s >= 2 && p[-1] == ']' && p[-2] == ']')
+			buf_puts(b, "\xe2\x80\x8b");
+		if (*p != '\n' && *p != '\r')
+			buf_putc(b, *p);
+	}
+	buf_putc(b, '\'');
+}
+
+/* Set while plot_prepare writes a chart without drawing it. */
+static int plot_deferred;
+
+/* A tick's text on a numeric x axis. */
+static void tick_put(struct buf *b, const struct chart *c, double v)
+{
+	/* Powers of two read as powers once the axis reaches 2^17. */
+	if (c->xunit && !strcmp(c->xunit, "bytes"))
+		chart_value_put(b, v, "bytes");
+	else if (c->logx == 2 && c->xmax >= 131072 && v >= 1024 &&
+	         v == ldexp(1, ilogb(v)))
+		buf_printf(b, "2^%d", ilogb(v));
+	else
+		chart_num_put(b, v);
+}
+
+/* The x ticks for a plot w pixels wide: as many as their text leaves room for. */
+static void gp_xtics(struct buf *gp, const struct chart *c, double w)
+{
+	double a = c->xmin, z = c->xmax;
+	double *t = NULL;
+	char **text = NULL;
+	size_t nt = 0, longest = 1;
+	for (int n = 12; n >= 2; n--) {
+		for (size_t i = 0; i < nt; i++)
+			free(text[i]);
+		nt = 0;
+		longest = 1;
+		if (c->logx) {
+			double base = c->logx;
+			int e0 = (int)ceil(log(a) / log(base) - 1e-6);
+			int e1 = (int)floor(log(z) / log(base) + 1e-6);
+			/* Every k-th power, k a power of two: 4 KiB, 64 KiB, 1 MiB. */
+			int k = 1;
+			while ((e1 - e0) / k + 1 > n)
+				k *= 2;
+			for (int e = e0; e <= e1; e++)
+				if (e % k == 0 || k == 1) {
+					t = xrealloc(t, (nt + 1) * sizeof *t);
+					t[nt++] = pow(base, e);
+				}
+		} else {
+			double step = chart_nice_step(z - a, n);
+			if (c->xunit && !strcmp(c->xunit, "bytes") && z - a >= 1024)
+				step = pow(2, ceil(log2((z - a) / n)));
+			for (double v = ceil(a / step - 1e-9) * step;
+			     v <= z + step * 1e-9; v += step) {
+				t = xrealloc(t, (nt + 1) * sizeof *t);
+				t[nt++] = fabs(v) < step * 1e-9 ? 0 : v;
+			}
+		}
+		text = xrealloc(text, (nt + 1) * sizeof *text);
+		for (size_t i = 0; i < nt; i++) {
+			struct buf l = BUF_INIT;
+			tick_put(&l, c, t[i]);
+			text[i] = buf_detach(&l);
+			longest = strlen(text[i]) > longest ? strlen(text[i]) : longest;
+		}
+		if (nt * (longest * CHART_FONT_PX * 0.6 + 12) <= w)
+			break;
+	}
+	buf_puts(gp, "set xtics (");
+	for (size_t i = 0; i < nt; i++) {
+		buf_puts(gp, i ? ", " : "");
+		gp_str(gp, text[i]);
+		buf_printf(gp, " %.10g", t[i]);
+		free(text[i]);
+	}
+	buf_puts(gp, ")\n");
+	free(text);
+	free(t);
+}
+
+/*
+ * The layout of one drawing: columns and rows of the key, the room that
+ * rotated category names take, and the height.
+ */
+void chart_layout(struct chart *c, int w)
+{
+	int keyed = c->sf != NULL;
+	double char_px = CHART_FONT_PX * 0.62, plot_w = chart_width[w] - 100;
+	size_t longest = 0;
+	for (size_t s = 0; keyed && s < c->nser; s++)
+		longest = strlen(c->ser[s].title) > longest ? strlen(c->ser[s].title)
+		                                            : longest;
+	int cols = 1, rows = 0;
+	if (keyed) {
+		cols = (int)(plot_w / (longest * char_px + 60));
+		cols = cols < 1 ? 1 : cols > (int)c->nser ? (int)c->nser : cols;
+		rows = (int)((c->nser + (size_t)cols - 1) / (size_t)cols);
+	}
+	c->key_cols[w] = cols;
+	c->key_rows[w] = rows;
+	c->xrot[w] = 0;
+	c->xextra[w] = 0;
+	if (c->bars) {
+		size_t clong = 0;
+		for (size_t k = 0; k < c->ncats; k++) {
+			size_t len = strlen(chart_cat_title(c, k));
+			clong = len > clong ? len : clong;
+		}
+		double slot = plot_w / (double)c->ncats;
+		if (clong * char_px > slot * 0.9) {
+			c->xrot[w] = w == WIDE ? 30 : 60;
+			c->xextra[w] = (int)(clong * char_px *
+			                     sin(c->xrot[w] * M_PI / 180.0));
+		}
+	}
+	c->height[w] = (w == WIDE ? 400 : 330) + 20 * rows + c->xextra[w];
+}
+
+/*
+ * How much of the curves a label would hide: samples along each line that
+ * fall in the box from x_from (a fraction of the plot's width) to its right
+ * end, between y_lo and y_hi pixels above the bottom.
+ */
+static int label_hits(const struct chart *c, double plot_h, double x_from,
+                      double y_lo, double y_hi)
+{
+	double tx0 = chart_axis_t(c->xmin, c->logx), tx1 = chart_axis_t(c->xmax, c->logx);
+	double ty0 = chart_axis_t(c->ylo, c->logy), ty1 = chart_axis_t(c->yhi, c->logy);
+	int hits = 0;
+	if (c->bars)
+		return 0;
+	for (size_t s = 0; s < c->nser; s++)
+		for (size_t i = 0; i + 1 < c->ser[s].n; i++) {
+			const struct point *p = &c->ser[s].pts[i], *q = p + 1;
+			if (c->logy && (p->y <= 0 || q->y <= 0))
+				continue;
+			for (int k = 0; k <= 10; k++) {
+				double f = k / 10.0;
+				double x = (chart_axis_t(p->x, c->logx) * (1 - f) +
+				            chart_axis_t(q->x, c->logx) * f - tx0) / (tx1 - tx0);
+				double y = ((chart_axis_t(p->y, c->logy) * (1 - f) +
+				             chart_axis_t(q->y, c->logy) * f) - ty0) / (ty1 - ty0) *
+				           plot_h;
+				hits += x >= x_from && y >= y_lo && y <= y_hi;
+			}
+		}
+	return hits;
+}
+
+/*
+ * The limit labels of one drawing, at the right end of their lines: above
+ * or below each, wherever it hides less of the curves and stays clear of
+ * the frame and of the label before it.
+ */
+static void gp_limit_labels(struct buf *gp, const struct chart *c, int w)
+{
+	double plot_h = c->height[w] - 110 - 20 * c->key_rows[w] - c->xextra[w];
+	double plot_w = chart_width[w] - 100;
+	double t0 = chart_axis_t(c->ylo, c->logy), t1 = chart_axis_t(c->yhi, c->logy);
+	double prev = INFINITY;
+	int prev_below = 0;
+	size_t *order = xmalloc((c->nlim + 1) * sizeof *order);
+	for (size_t i = 0; i < c->nlim; i++)
+		order[i] = i;
+	for (size_t i = 1; i < c->nlim; i++)
+		for (size_t j = i; j > 0 && c->lim[order[j]].v > c->lim[order[j - 1]].v;
+		     j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	buf_puts(gp, "unset label\n");
+	for (size_t k = 0; k < c->nlim; k++) {
+		const struct limit *l = &c->lim[order[k]];
+		if (c->logy && l->v <= 0)
+			continue;
+		double y = (chart_axis_t(l->v, c->logy) - t0) / (t1 - t0) * plot_h;
+		double x_from = 0.99 - (strlen(l->text) * CHART_FONT_PX * 0.6 + 6) / plot_w;
+		int above_ok = y + 22 <= plot_h && prev - y >= (prev_below ? 40 : 20);
+		int below_ok = y >= 22;
+		int below = !above_ok;
+		if (above_ok && below_ok)
+			below = label_hits(c, plot_h, x_from, y - 20, y - 2) <
+			        label_hits(c, plot_h, x_from, y + 2, y + 20);
+		buf_printf(gp, "set label %zu ", k + 1);
+		gp_str(gp, l->text);
+		buf_printf(gp, " at graph 0.99, first %.10g right front "
+		           "offset 0,%s tc rgb '%s'\n", l->v, below ? "-0.75" : "0.75",
+		           l->color);
+		prev = y;
+		prev_below = below;
+	}
+	free(order);
+}
+
+/* The settings that differ between the wide and the narrow drawing. */
+static void gp_drawing(struct buf *gp, const struct chart *c, int w,
+                       const char *id)
+{
+	buf_printf(gp, "set terminal svg size %d,%d dynamic noenhanced "
+	           "font 'DejaVu Sans,%d' background rgb 'white'\n",
+	           chart_width[w], c->height[w], CHART_FONT_PX);
+	buf_printf(gp, "set output '%s%s.svg'\n", id, w == NARROW ? "-narrow" : "");
+	if (c->bars) {
+		buf_puts(gp, "set xtics (");
+		for (size_t k = 0; k < c->ncats; k++) {
+			buf_puts(gp, k ? ", " : "");
+			gp_str(gp, chart_cat_title(c, k));
+			buf_printf(gp, " %zu", k);
+		}
+		buf_puts(gp, ")");
+		if (c->xrot[w])
+			buf_printf(gp, " rotate by %d right", c->xrot[w]);
+		buf_putc(gp, '\n');
+	} else {
+		gp_xtics(gp, c, chart_width[w] - 100);
+	}
+	if (c->sf)
+		buf_printf(gp, "set key below horizontal left reverse Left samplen 3 spacing 1.1 "
+		           "maxcols %d maxrows %d\n", c->key_cols[w], c->key_rows[w]);
+	else
+		buf_puts(gp, "unset key\n");
+	gp_limit_labels(gp, c, w);
+}
+
+/* The plot command: the series, then the limit lines over them. */
+static void gp_plot(struct buf *gp, const struct chart *c)
+{
+	double w = 0.8 / (double)c->nser;
+	buf_puts(gp, "plot ");
+	/* Greyed series first, so the ones the text discusses lie on top. */
+	int first = 1;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t s = 0; s < c->nser; s++) {
+			const struct series *sr = &c->ser[s];
+			if ((pass == 0) != (sr->grey == 1))
+				continue;
+			buf_puts(gp, first ? "" : ", \\\n     ");
+			first = 0;
+			if (c->bars && !c->as_points)
+				buf_printf(gp, "$s%zu using 1:2%s:(%.4f) with %s lc rgb '%s' ",
+				           s, sr->err_bars ? ":3:4" : "", w,
+				           sr->err_bars ? "boxerrorbars" : "boxes", sr->color);
+			else if (c->bars)
+				buf_printf(gp, "$s%zu using 1:2%s with %s pt %d ps 1.3 "
+				           "lc rgb '%s' ", s, sr->err_bars ? ":3:4" : "",
+				           sr->err_bars ? "yerrorbars" : "points", sr->marker,
+				           sr->color);
+			else
+				buf_printf(gp, "$s%zu using 1:2%s with %s lw %s dt %s pt %d "
+				           "ps %s lc rgb '%s' ", s, sr->err_bars ? ":3:4" : "",
+				           sr->err_bars ? "yerrorlines" : "linespoints",
+				           sr->grey ? "1.2" : "2", sr->dash, sr->marker,
+				           sr->grey ? "0.5" : "0.7", sr->color);
+			if (c->sf) {
+				buf_puts(gp, "title ");
+				gp_str(gp, sr->title);
+			} else {
+				buf_puts(gp, "notitle");
+			}
+		}
+	for (size_t i = 0; i < c->nlim; i++)
+		buf_printf(gp, ", \\\n     %.10g with lines lw 1.5 dt %s lc rgb '%s' "
+		           "notitle", c->lim[i].v, c->lim[i].dash, c->lim[i].color);
+	buf_putc(gp, '\n');
+}
+
+void chart_script(const struct chart *c, const char *bundle_dir,
+                         struct buf *gp)
+{
+	const struct directive *d = c->d;
+	buf_printf(gp, "# labbook chart '%s' (%s:%d), records of '%s' from %s\n"
+	           "# Draws %s.svg, then %s-narrow.svg for narrow screens.\n",
+	           d->id, c->path, d->line, dir_opt(d, "data"), bundle_dir, d->id,
+	           d->id);
+	for (size_t s = 0; s < c->nser; s++) {
+		buf_printf(gp, "$s%zu << EOD\n", s);
+		for (size_t i = 0; i < c->ser[s].n; i++) {
+			const struct point *p = &c->ser[s].pts[i];
+			double x = p->x;
+			if (c->bars)
+				x += ((double)s - (c->nser - 1) / 2.0) * (0.8 / c->nser);
+			buf_printf(gp, "%.10g %.10g %.10g %.10g\n", x, p->y, p->lo, p->hi);
+		}
+		buf_puts(gp, "EOD\n");
+	}
+	const char *title = dir_opt(d, "title");
+	if (title) {
+		buf_puts(gp, "set title ");
+		gp_str(gp, title);
+		buf_putc(gp, '\n');
+	}
+	buf_puts(gp, "set xlabel ");
+	gp_str(gp, c->xlabel ? c->xlabel : c->xf);
+	buf_puts(gp, "\nset ylabel ");
+	gp_str(gp, c->ylabel ? c->ylabel : c->yf);
+	buf_puts(gp, "\nset border 3 lc rgb '#444444'\nset tics nomirror "
+	              "textcolor rgb '#222222'\nset grid lc rgb '#dddddd'\n");
+	if (c->logx)
+		buf_printf(gp, "set logscale x %d\n", c->logx);
+	if (c->logy)
+		buf_printf(gp, "set logscale y %d\n", c->logy);
+	if (c->yunit && !strcmp(c->yunit, "bytes"))
+		buf_puts(gp, "set format y '%.0b %BB'\n");
+	buf_printf(gp, "set xrange [%.10g:%.10g]\nset yrange [%.10g:%.10g]\n",
+	           c->xmin, c->xmax, c->ylo, c->yhi);
+	if (c->bars && !c->as_points)
+		buf_puts(gp, "set style fill solid 0.9 noborder\n"
+		              "set errorbars lw 1.5 lc rgb '#222222'\n");
+
+	gp_drawing(gp, c, WIDE, d->id);
+	gp_plot(gp, c);
+	gp_drawing(gp, c, NARROW, d->id);
+	buf_puts(gp, "replot\n");
+}
+
+static void csv_str(struct buf *b, const char *s)
+{
+	if (!s[strcspn(s, ",\"\n")]) {
+		buf_puts(b, s);
+		return;
+	}
+	buf_putc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			buf_putc(b, '"');
+		buf_putc(b, *s);
+	}
+	buf_putc(b, '"');
+}
+
+/* The CSV, tidy: one row per point. */
+void chart_csv(const struct chart *c, struct buf *csv)
+{
+	buf_printf(csv, "series,%s,%s,%s_lo,%s_hi\n", c->xf, c->yf, c->yf, c->yf);
+	for (size_t s = 0; s < c->nser; s++)
+		for (size_t i = 0; i < c->ser[s].n; i++) {
+			const struct point *p = &c->ser[s].pts[i];
+			csv_str(csv, c->ser[s].key);
+			buf_putc(csv, ',');
+			if (c->bars)
+				csv_str(csv, c->cats[(size_t)p->x]);
+			else
+				buf_printf(csv, "%.10g", p->x);
+			buf_printf(csv, ",%.10g,%.10g,%.10g\n", p->y, p->lo, p->hi);
+		}
+}
+
+/* Write the CSV and script; run gnuplot when the script changed. */
+int chart_draw(const struct chart *c, const char *site_dir,
+                      const struct buf *gp, const struct buf *csv,
+                      struct plot *out)
+{
+	const char *id = c->d->id;
+	char *figdir = path_join(site_dir, "fig");
+	char *gp_path = xasprintf("%s/%s.gp", figdir, id);
+	char *svg_path = xasprintf("%s/%s.svg", figdir, id);
+	char *nsvg_path = xasprintf("%s/%s-narrow.svg", figdir, id);
+	char *csv_path = xasprintf("%s/%s.csv", figdir, id);
+	int rc = -1;
+	out->svg = xasprintf("fig/%s.svg", id);
+	out->svg_narrow = xasprintf("fig/%s-narrow.svg", id);
+	out->gp = xasprintf("fig/%s.gp", id);
+	out->csv = xasprintf("fig/%s.csv", id);
+	char *old = file_read(gp_path, NULL);
+	int same = old && !strcmp(old, gp->data) && plot_drawn(site_dir, id);
+	free(old);
+	if (mkdir_p(figdir) != 0 ||
+	    file_write_atomic(csv_path, csv->data, csv->len) != 0)
+		goto out;
+	if (same) {
+		out->drawn = 1;
+		rc = 0;
+	} else if (plot_deferred) {
+		/* plot_prepare: the drawing is left to plot_draw. */
+		unlink(svg_path);
+		unlink(nsvg_path);
+		if (file_write_atomic(gp_path, gp->data, gp->len) == 0) {
+			out->pending = 1;
+			rc = 0;
+		}
+	} else if (!plot_available()) {
+		unlink(svg_path);
+		unlink(nsvg_path);
+		file_write_atomic(gp_path, gp->data, gp->len);
+		out->note = xstrdup("gnuplot is not installed, so this chart was not "
+		                    "drawn; its data and script are linked below");
+		rc = 0;
+	} else if (file_write_atomic(gp_path, gp->data, gp->len) == 0) {
+		char *cd = xasprintf("cd '%s'", figdir);
+		char *gpname = xasprintf("%s.gp", id);
+		char *argv[] = {(char *)gnuplot(), "-e", cd, gpname, NULL};
+		struct run_result rr;
+		if (exec_run(argv, NULL, 60, 1 << 16, &rr) == 0) {
+			if (rr.exit_code == 0 && file_exists(svg_path) &&
+			    file_exists(nsvg_path)) {
+				out->drawn = out->redrawn = 1;
+				rc = 0;
+			} else {
+				chart_fail(out, c->path, c->d->line,
+				          "chart '%s': gnuplot failed: %s", id, rr.out);
+				unlink(gp_path);
+			}
+			free(rr.out);
+		}
+		free(cd);
+		free(gpname);
+	}
+out:
+	free(figdir);
+	free(gp_path);
+	free(svg_path);
+	free(nsvg_path);
+	free(csv_path);
+	return rc;
+}
+
+
+int plot_drawn(const char *site_dir, const char *id)
+{
+	char *svg = xasprintf("%s/fig/%s.svg", site_dir, id);
+	char *narrow = xasprintf("%s/fig/%s-narrow.svg", site_dir, id);
+	int there = file_exists(svg) && file_exists(narrow);
+	free(svg);
+	free(narrow);
+	return there;
+}
+
+/* The charts plot_prepare made, kept for plot_render to take. */
+static struct memo {
+	const struct directive *d;
+	const struct bundle *b;
+	char *site_dir;
+	struct plot p;
+} *memo;
+static size_t nmemo;
+
+int plot_memo_take(const struct directive *d, const struct bundle *b,
+                   const char *site_dir, struct plot *out)
+{
+	for (size_t i = 0; i < nmemo; i++) {
+		struct memo *m = &memo[i];
+		if (m->d != d || m->b != b || strcmp(m->site_dir, site_dir))
+			continue;
+		*out = m->p;
+		free(m->site_dir);
+		*m = memo[--nmemo];
+		/* plot_draw has drawn it since, or failed to: then it is made
+		 * again, and drawn alone, so that gnuplot's words are shown. */
+		if (out->pending) {
+			out->pending = 0;
+			out->drawn = plot_drawn(site_dir, d->id);
+		}
+		out->redrawn = 0;
+		if (!out->drawn) {
+			plot_free(out);
+			memset(out, 0, sizeof *out);
+			return 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+void plot_memo_clear(void)
+{
+	for (size_t i = 0; i < nmemo; i++) {
+		plot_free(&memo[i].p);
+		free(memo[i].site_dir);
+	}
+	free(memo);
+	memo = NULL;
+	nmemo = 0;
+}
+
+char *plot_prepare(const struct directive *d, const char *path,
+                   struct bundle *b, const char *site_dir)
+{
+	struct plot p;
+	char *name = NULL;
+	plot_deferred = 1;
+	diag_quiet(1);
+	int rc = plot_render(d, path, b, site_dir, &p);
+	diag_quiet(0);
+	plot_deferred = 0;
+	if (rc == 0 && p.pending)
+		name = xasprintf("%s.gp", d->id);
+	/* A chart that failed is made again where its page reports it. */
+	if (rc == 0 && p.svg) {
+		*ARRAY_PUSH(memo, nmemo) = (struct memo){d, b, xstrdup(site_dir), p};
+	} else {
+		plot_free(&p);
+	}
+	return name;
+}
+
+int plot_draw(const char *site_dir, char *const *names, size_t n)
+{
+	if (!n)
+		return 0;
+	char *figdir = path_join(site_dir, "fig");
+	char *cd = xasprintf("cd '%s'", figdir);
+	char **argv = xcalloc(4 + 3 * n, sizeof *argv);
+	size_t k = 0;
+	argv[k++] = (char *)gnuplot();
+	argv[k++] = "-e";
+	argv[k++] = cd;
+	/* Each script starts from gnuplot's defaults, as when drawn alone. */
+	for (size_t i = 0; i < n; i++) {
+		argv[k++] = "-e";
+		argv[k++] = "reset";
+		argv[k++] = names[i];
+	}
+	struct run_result rr;
+	int rc = -1;
+	if (exec_run(argv, NULL, 60 + (double)n, 1 << 16, &rr) == 0) {
+		rc = rr.exit_code == 0 ? 0 : -1;
+		free(rr.out);
+	}
+	free(argv);
+	free(cd);
+	free(figdir);
+	return rc;
+}

@@ -1,0 +1,97 @@
+/*
+ * machines.h - several results bundles side by side: the bundle a site is
+ * rendered from (the base) and the bundles it is compared with
+ * (labbook build --compare DIR). From them come the Machines page
+ * (machines.html: facts per machine, each experiment's median speed
+ * against the base, and the claims matrix), charts that overlay the
+ * machines (a {chart} with "machines: all" or a list of names), and the
+ * claims check of every build (--strict).
+ *
+ * A machine is named by its bundle's folder ("results/h100" is h100).
+ * An experiment a bundle lacks is "not measured on" that machine, never
+ * an error. With one bundle nothing here changes a page.
+ *
+ *   machines.c        the set, and each claim on each machine
+ *   machines_page.c   the Machines page
+ *   machines_chart.c  the charts that overlay machines
+ */
+#ifndef LB_MACHINES_H
+#define LB_MACHINES_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "book/book.h"
+#include "base/buf.h"
+#include "book/chapter.h"
+#include "render/plot.h"
+#include "bundle/results.h"
+
+struct machine_set {
+	struct bundle **b; /* b[0] is the base, borrowed; the others owned */
+	char **names;      /* each machine's short name, owned */
+	size_t n;
+};
+
+/*
+ * Put the bundles of dirs (ndirs of them) beside base. In each, the
+ * experiments of bk recorded from another version of their source are
+ * marked outdated (bundle_mark_outdated): no machine is compared, and no
+ * claim judged, on numbers from another version of a kernel. Returns 0,
+ * or -1 when a folder has no machine.json (reported); ms is usable either
+ * way and freed with machines_free.
+ */
+int machines_open(const struct book *bk, struct bundle *base,
+                  const char *const *dirs, size_t ndirs,
+                  struct machine_set *ms);
+void machines_free(struct machine_set *ms);
+
+/* Has bundle b any results of experiment id, of its current source? */
+int machines_measured(struct bundle *b, const char *id);
+
+/* What a claim ({{check}}) is on one machine. */
+enum claim_state { CLAIM_HOLDS, CLAIM_FAILS, CLAIM_MISSING, CLAIM_UNKNOWN };
+
+/*
+ * Does claim e hold on b? When it cannot be evaluated there: CLAIM_MISSING
+ * if b lacks an experiment that e names (or machine.json), else
+ * CLAIM_UNKNOWN; for those two *why gets the reason (caller frees), else
+ * NULL.
+ */
+enum claim_state machines_claim_eval(const struct inline_expr *e,
+                                     struct bundle *b, char **why);
+
+/*
+ * Evaluate every {{check}} of the book on every bundle of ms. Each claim
+ * that does not hold on some bundle is reported once, with its chapter's
+ * file:line and the bundles it fails on: a warning, or with strict an
+ * error (counted by diag_count). Claims that cannot be evaluated are left
+ * to the page that shows them. Returns the number of claims that fail.
+ */
+int machines_claims_check(const struct book *bk, struct machine_set *ms,
+                          int strict);
+
+/*
+ * The content of machines.html (HTML, appended to out): one column per
+ * machine with its facts; per experiment, the median over matching
+ * points of (time on the base / time on the machine) and the spread of
+ * those ratios; and the claims matrix, each claim linked to
+ * CHAPTER.html#claim-N, where N is its index among the chapter's inline
+ * expressions.
+ */
+void machines_page_html(const struct book *bk, struct machine_set *ms,
+                        struct buf *out);
+
+/*
+ * Draw chart d as plot_render does, from the base alone unless ms holds
+ * several machines and d asks for them ("machines: all", or names): then
+ * the records of each named machine are drawn together, each series
+ * labelled by its own value and the machine's name, and out->note names
+ * the machines (and those the chart's data was not measured on).
+ * Returns what plot_render returns.
+ */
+int machines_chart(const struct directive *d, const char *path,
+                   struct machine_set *ms, struct bundle *base,
+                   const char *site_dir, struct plot *out);
+
+#endif

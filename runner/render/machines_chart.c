@@ -1,0 +1,226 @@
+/*
+ * machines_chart.c - charts that overlay several machines: a {chart} with
+ * "machines: all" or a list of names draws the records of each machine
+ * named together, its limit lines at their value on each.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "book/expr.h"
+#include "render/machines.h"
+#include "base/util.h"
+
+/* The machines a chart asks for: indices into ms, in the order named. */
+static size_t chart_machines(const char *spec, const struct machine_set *ms,
+                             size_t *idx, struct buf *unknown)
+{
+	size_t n = 0;
+	if (!strcmp(spec, "all")) {
+		for (size_t m = 0; m < ms->n; m++)
+			idx[n++] = m;
+		return n;
+	}
+	char *list = xstrdup(spec), *save = NULL;
+	for (char *w = strtok_r(list, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+		size_t m = 0;
+		while (m < ms->n && strcmp(ms->names[m], w))
+			m++;
+		if (m == ms->n) {
+			buf_printf(unknown, "%s%s", unknown->len ? ", " : "", w);
+			continue;
+		}
+		size_t k = 0;
+		while (k < n && idx[k] != m)
+			k++;
+		if (k == n)
+			idx[n++] = m;
+	}
+	free(list);
+	return n;
+}
+
+/*
+ * A limit: line ("EXPR | label") of an overlaid chart, as one line per
+ * distinct value on the machines drawn (idx, n of them), each labelled
+ * with the machines it belongs to when they differ; appended to dd's
+ * options, their text kept in owned. A machine where EXPR has no value
+ * gets no line; where none has one, the line is kept as written, for
+ * plot_render to report.
+ */
+static void chart_limits(const struct dir_opt *o, struct machine_set *ms,
+                         const size_t *idx, size_t n, struct directive *dd,
+                         char ***owned, size_t *nowned)
+{
+	char *expr = xstrdup(o->value);
+	char *bar = strchr(expr, '|');
+	if (bar)
+		*bar = '\0';
+	const char *label = str_trim(bar ? bar + 1 : expr);
+	double *vals = xcalloc(n, sizeof *vals);
+	struct buf *names = xcalloc(n, sizeof *names);
+	size_t nv = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct value v;
+		char *err = NULL;
+		if (expr_eval(expr, ms->b[idx[k]], &v, &err) == 0 &&
+		    value_scalar(&v, &err) == 0 && v.type == VAL_NUM) {
+			size_t j = 0;
+			while (j < nv && fabs(vals[j] - v.num) > 1e-3 * fabs(vals[j]))
+				j++;
+			if (j == nv)
+				vals[nv++] = v.num;
+			buf_printf(&names[j], "%s%s", names[j].len ? ", " : "",
+			           ms->names[idx[k]]);
+		}
+		value_free(&v);
+		free(err);
+	}
+	if (!nv)
+		*ARRAY_PUSH(dd->opts, dd->nopts) = *o;
+	for (size_t j = 0; j < nv; j++) {
+		char *text = nv > 1 ? xasprintf("%.10g | %s, %s", vals[j], label,
+		                                names[j].data)
+		                    : xasprintf("%.10g | %s", vals[j], label);
+		*ARRAY_PUSH(*owned, *nowned) = text;
+		*ARRAY_PUSH(dd->opts, dd->nopts) = (struct dir_opt){o->key, text,
+		                                                    o->line};
+	}
+	for (size_t j = 0; j < n; j++)
+		buf_free(&names[j]);
+	free(names);
+	free(vals);
+	free(expr);
+}
+
+/*
+ * The records of chart d on each machine drawn (idx, n of them), filtered
+ * by its where: on that machine, into r, each with its series field
+ * (field) renamed "VALUE · MACHINE", or "MACHINE" when the chart has no
+ * series. drawn and missing get the machines' names. 0, or -1 when the
+ * where: does not parse on a machine.
+ */
+static int overlay_records(const struct directive *d, struct machine_set *ms,
+                           const size_t *idx, size_t n, const char *field,
+                           struct exp_result *r, struct buf *drawn,
+                           struct buf *missing)
+{
+	const char *sf = dir_opt(d, "series"), *wtext = dir_opt(d, "where");
+	for (size_t k = 0; k < n; k++) {
+		struct bundle *b = ms->b[idx[k]];
+		const char *name = ms->names[idx[k]];
+		struct exp_result *src = bundle_get(b, r->id);
+		struct filter where = {0};
+		char *err = NULL;
+		if (!src->nrows || !machines_measured(b, r->id)) {
+			buf_printf(missing, "%s%s", missing->len ? ", " : "", name);
+			continue;
+		}
+		if (wtext && filter_parse(wtext, b, &where, &err) != 0) {
+			free(err);
+			filter_free(&where);
+			return -1;
+		}
+		for (size_t i = 0; i < src->nrows; i++) {
+			if (!filter_match(&where, src->rows[i]))
+				continue;
+			cJSON *row = cJSON_Duplicate(src->rows[i], 1);
+			const cJSON *s = cJSON_GetObjectItemCaseSensitive(row, field);
+			char *label;
+			if (sf && cJSON_IsString(s))
+				label = xasprintf("%s · %s", s->valuestring, name);
+			else if (sf && cJSON_IsNumber(s))
+				label = xasprintf("%.15g · %s", s->valuedouble, name);
+			else
+				label = xstrdup(name);
+			cJSON_DeleteItemFromObjectCaseSensitive(row, field);
+			cJSON_AddStringToObject(row, field, label);
+			free(label);
+			*ARRAY_PUSH(r->rows, r->nrows) = row;
+		}
+		filter_free(&where);
+		buf_printf(drawn, "%s%s", drawn->len ? ", " : "", name);
+		const char *gpu = cJSON_GetStringValue(
+		    b->machine ? cJSON_GetObjectItem(b->machine, "gpu") : NULL);
+		if (gpu && strcmp(gpu, "none"))
+			buf_printf(drawn, " (%s)", gpu);
+	}
+	return 0;
+}
+
+int machines_chart(const struct directive *d, const char *path,
+                   struct machine_set *ms, struct bundle *base,
+                   const char *site_dir, struct plot *out)
+{
+	const char *spec = dir_opt(d, "machines");
+	if (!ms || ms->n < 2 || !spec)
+		return plot_render(d, path, base, site_dir, out);
+
+	const char *sf = dir_opt(d, "series"), *data = dir_opt(d, "data");
+	const char *field = sf ? sf : "machine";
+	size_t *idx = xcalloc(ms->n, sizeof *idx);
+	struct buf unknown = BUF_INIT, missing = BUF_INIT, drawn = BUF_INIT;
+	struct directive dd = *d;
+	char **owned = NULL;
+	size_t nowned = 0;
+	struct bundle *all = NULL;
+	int rc;
+	size_t n = chart_machines(spec, ms, idx, &unknown);
+	if (unknown.len)
+		warn_at(path, dir_opt_line(d, "machines"), "chart '%s': no bundle "
+		        "named %s among the machines compared", d->id, unknown.data);
+
+	/* A second copy of the base, in memory, holds the records of every
+	 * machine drawn in place of the base's own. */
+	all = bundle_open(base->dir);
+	struct exp_result *r = bundle_get(all, data ? data : "");
+	for (size_t i = 0; i < r->nrows; i++)
+		cJSON_Delete(r->rows[i]);
+	free(r->rows);
+	r->rows = NULL;
+	r->nrows = 0;
+	if (!n || overlay_records(d, ms, idx, n, field, r, &drawn, &missing) != 0) {
+		/* The chart of the base alone, which says what is wrong, if
+		 * anything is. */
+		rc = plot_render(d, path, base, site_dir, out);
+		goto out;
+	}
+
+	/* The directive as written, less its where: (applied above), with
+	 * the series field named, and each limit line at its value on each
+	 * machine drawn. */
+	dd.opts = NULL;
+	dd.nopts = 0;
+	for (size_t i = 0; i < d->nopts; i++) {
+		const struct dir_opt *o = &d->opts[i];
+		if (!strcmp(o->key, "limit"))
+			chart_limits(o, ms, idx, n, &dd, &owned, &nowned);
+		else if (strcmp(o->key, "where") && strcmp(o->key, "series"))
+			*ARRAY_PUSH(dd.opts, dd.nopts) = *o;
+	}
+	*ARRAY_PUSH(dd.opts, dd.nopts) = (struct dir_opt){"series", (char *)field,
+	                                                  d->line};
+	rc = plot_render(&dd, path, all, site_dir, out);
+
+	struct buf note = BUF_INIT;
+	buf_printf(&note, "Machines overlaid: %s.", drawn.len ? drawn.data : "none");
+	if (missing.len)
+		buf_printf(&note, " The data of this chart was not measured on %s.",
+		           missing.data);
+	if (out->note)
+		buf_printf(&note, " %s", out->note);
+	free(out->note);
+	out->note = buf_detach(&note);
+out:
+	if (dd.opts != d->opts)
+		free(dd.opts);
+	for (size_t i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
+	bundle_free(all);
+	buf_free(&unknown);
+	buf_free(&missing);
+	buf_free(&drawn);
+	free(idx);
+	return rc;
+}

@@ -1,0 +1,368 @@
+/*
+ * machines_page.c - the Machines page (machines.html): the facts of each
+ * machine, each experiment's speed against the base, and the claims matrix.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "book/expr.h"
+#include "render/machines.h"
+#include "base/util.h"
+
+/* Points shorter than this are left out of the speed ratios, as in
+ * labbook compare: their timings are mostly launch overhead. */
+#define RATIO_MIN_MS 0.05
+
+static void table_open(struct buf *out, const char *label)
+{
+	buf_puts(out, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" "
+	              "aria-label=\"");
+	buf_puts_html(out, label);
+	buf_puts(out, "\">");
+}
+
+/* The header row: a first column, then one per machine. */
+static void head_row(struct buf *out, struct machine_set *ms, const char *first)
+{
+	buf_puts(out, "<thead><tr><th scope=\"col\">");
+	buf_puts_html(out, first);
+	buf_puts(out, "</th>");
+	for (size_t m = 0; m < ms->n; m++) {
+		buf_puts(out, "<th scope=\"col\">");
+		buf_puts_html(out, ms->names[m]);
+		buf_puts(out, m ? "" : " (base)");
+		buf_puts(out, "</th>");
+	}
+	buf_puts(out, "</tr></thead><tbody>\n");
+}
+
+/* The facts shown per machine. The first rows are machine.json's; the
+ * others are measured by the book's own experiments, and a row that no
+ * machine can evaluate is left out. */
+static const struct fact {
+	const char *label;
+	const char *expr;
+	const char *fmt;  /* for a number */
+	const char *unit; /* after it */
+	int cut;          /* show at most this many characters of a text */
+} facts[] = {
+	{"GPU", "machine.gpu", NULL, NULL, 0},
+	{"GPUs that shared the runs", "machine.gpu_count", "%.0f", NULL, 0},
+	{"compute capability", "machine.cc", NULL, NULL, 0},
+	{"SMs", "machine.sm_count", "%.0f", NULL, 0},
+	{"SM clock", "machine.sm_clock_mhz", "%.0f", "MHz", 0},
+	{"memory clock", "machine.mem_clock_mhz", "%.0f", "MHz", 0},
+	{"memory", "machine.memory_bytes / 1073741824", "%.0f", "GiB", 0},
+	{"L2 cache", "machine.l2_bytes / 1048576", "%.0f", "MiB", 0},
+	{"FP32 peak (lanes × 2 × clock)", "machine.peak_fp32_gflops", "%.0f",
+	 "GFLOP/s", 0},
+	{"DRAM bandwidth (clock × 2 × bus)", "machine.bw_theoretical_gbps", "%.0f",
+	 "GB/s", 0},
+	{"FP32 peak reached on one SM",
+	 "100 * max(ilp.gflops[view=sm]) / machine.peak_fp32_gflops_sm", "%.1f",
+	 "%", 0},
+	{"FP32 reached on the chip", "max(ilp.gflops[view=chip])", "%.0f",
+	 "GFLOP/s", 0},
+	{"copy bandwidth", "machine.bw_copy_gbps", "%.0f", "GB/s", 0},
+	{"L2 bandwidth", "machine.bw_l2_gbps", "%.0f", "GB/s", 0},
+	{"copy, of the DRAM bandwidth",
+	 "100 * machine.bw_copy_gbps / machine.bw_theoretical_gbps", "%.0f", "%", 0},
+	{"best hand-written reduction", "max(reduce.gbps[variant!=cub])", "%.0f",
+	 "GB/s", 0},
+	{"CUB reduction", "max(reduce.gbps[variant=cub])", "%.0f", "GB/s", 0},
+	{"driver", "machine.driver", NULL, NULL, 0},
+	{"CUDA runtime", "machine.cuda_runtime", NULL, NULL, 0},
+	{"measured on", "machine.date", NULL, NULL, 0},
+	{"commit", "machine.commit", NULL, NULL, 12},
+	{"Slurm job", "machine.slurm_job_id", NULL, NULL, 0},
+	{"Slurm partition", "machine.slurm_partition", NULL, NULL, 0},
+	{"node", "machine.slurm_node", NULL, NULL, 0},
+};
+
+/* A fact of b as HTML into out; 0, or -1 when b has no such fact. */
+static int fact_html(const struct fact *f, struct bundle *b, struct buf *out)
+{
+	struct value v;
+	char *err = NULL;
+	struct buf t = BUF_INIT;
+	int rc = -1;
+	if (expr_eval(f->expr, b, &v, &err) == 0 && value_scalar(&v, &err) == 0 &&
+	    value_format(&v, v.type == VAL_NUM ? f->fmt : NULL, 1, &t, &err) == 0) {
+		if (f->cut && t.len > (size_t)f->cut) {
+			buf_put(out, t.data, (size_t)f->cut);
+			buf_puts(out, "…");
+		} else {
+			buf_puts(out, t.data);
+		}
+		if (f->unit && v.type == VAL_NUM)
+			buf_printf(out, "%s%s", strcmp(f->unit, "%") ? " " : "", f->unit);
+		rc = 0;
+	}
+	value_free(&v);
+	buf_free(&t);
+	free(err);
+	return rc;
+}
+
+static int claims_holding(const struct book *bk, struct bundle *b, int *total)
+{
+	int holds = 0;
+	*total = 0;
+	for (size_t i = 0; i < bk->nchs; i++)
+		for (size_t k = 0; k < bk->chs[i]->nvalues; k++) {
+			const struct inline_expr *e = &bk->chs[i]->values[k];
+			char *why = NULL;
+			if (!e->check)
+				continue;
+			(*total)++;
+			holds += machines_claim_eval(e, b, &why) == CLAIM_HOLDS;
+			free(why);
+		}
+	return holds;
+}
+
+static void facts_table(const struct book *bk, struct machine_set *ms,
+                        struct buf *out)
+{
+	table_open(out, "facts per machine");
+	buf_puts(out, "<table class=\"records machines\">");
+	head_row(out, ms, "fact");
+	struct buf row = BUF_INIT;
+	for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+		int any = 0;
+		buf_reset(&row);
+		buf_puts(&row, "<tr><th scope=\"row\">");
+		buf_puts_html(&row, facts[i].label);
+		buf_puts(&row, "</th>");
+		for (size_t m = 0; m < ms->n; m++) {
+			buf_puts(&row, "<td>");
+			if (fact_html(&facts[i], ms->b[m], &row) == 0)
+				any = 1;
+			else
+				buf_puts(&row, "—");
+			buf_puts(&row, "</td>");
+		}
+		if (any)
+			buf_printf(out, "%s</tr>\n", row.data);
+	}
+	buf_free(&row);
+	buf_puts(out, "<tr><th scope=\"row\">claims that hold</th>");
+	for (size_t m = 0; m < ms->n; m++) {
+		int total, holds = claims_holding(bk, ms->b[m], &total);
+		buf_printf(out, "<td>%d of %d</td>", holds, total);
+	}
+	buf_puts(out, "</tr>\n</tbody></table></div>\n");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of n sorted values, linearly interpolated. */
+static double quantile(const double *v, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)pos;
+	return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+/*
+ * The speed of b against base on experiment id: over the points both
+ * measured (matched as labbook compare matches them: same position, same
+ * parameters), the ratios of median times base / b. *n gets their count;
+ * the caller frees the sorted array.
+ */
+static double *speed_ratios(struct bundle *base, struct bundle *b,
+                            const char *id, size_t *n)
+{
+	struct exp_result *ra = bundle_get(base, id), *rb = bundle_get(b, id);
+	double *v = NULL;
+	*n = 0;
+	size_t rows = ra->nrows < rb->nrows ? ra->nrows : rb->nrows;
+	for (size_t k = 0; k < rows; k++) {
+		const cJSON *x = ra->rows[k], *y = rb->rows[k];
+		double tx, ty;
+		if (!row_number(x, "median_ms", &tx) || !row_number(y, "median_ms", &ty) ||
+		    tx < RATIO_MIN_MS || ty < RATIO_MIN_MS ||
+		    cJSON_IsTrue(cJSON_GetObjectItem(x, "host_bound")) ||
+		    cJSON_IsTrue(cJSON_GetObjectItem(y, "host_bound")) ||
+		    !record_same_point(x, y))
+			continue;
+		*ARRAY_PUSH(v, *n) = tx / ty;
+	}
+	if (*n)
+		qsort(v, *n, sizeof *v, cmp_double);
+	return v;
+}
+
+static void speed_table(const struct book *bk, struct machine_set *ms,
+                        struct buf *out)
+{
+	table_open(out, "speed per experiment");
+	buf_puts(out, "<table class=\"records machines\">");
+	head_row(out, ms, "experiment");
+	for (size_t i = 0; i < bk->nexps; i++) {
+		const struct exper *e = &bk->exps[i];
+		buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html#exp-%s\">%s"
+		           "</a></th>", e->ch->name, e->id, e->id);
+		for (size_t m = 0; m < ms->n; m++) {
+			buf_puts(out, "<td>");
+			if (!machines_measured(ms->b[m], e->id)) {
+				buf_puts(out, "<em>not measured on ");
+				buf_puts_html(out, ms->names[m]);
+				buf_puts(out, "</em></td>");
+				continue;
+			}
+			size_t n;
+			double *v = speed_ratios(ms->b[0], ms->b[m], e->id, &n);
+			if (!n)
+				buf_puts(out, "no matching timed points");
+			else if (!m)
+				buf_printf(out, "1 (%zu points)", n);
+			else
+				buf_printf(out, "<strong>%.2f×</strong> (%.2f–%.2f, %zu "
+				           "points)", quantile(v, n, 0.5),
+				           quantile(v, n, 0.25), quantile(v, n, 0.75), n);
+			free(v);
+			buf_puts(out, "</td>");
+		}
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody></table></div>\n");
+}
+
+/* An expression, HTML-escaped, that may break after its brackets, commas
+ * and dots: a long one would otherwise widen the matrix past the page. */
+static void expr_html(struct buf *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		buf_put_html(out, p, 1);
+		if (strchr("([,.", *p) && p[1] && p[1] != ' ')
+			buf_puts(out, "<wbr>");
+	}
+}
+
+/* One row of the claims matrix: claim k of ch, in states st (why: the
+ * reasons, for those that cannot be evaluated). */
+static void claim_row(struct buf *out, const struct chapter *ch, size_t k,
+                      const struct machine_set *ms,
+                      const enum claim_state *st, char *const *why)
+{
+	const struct inline_expr *e = &ch->values[k];
+	/* The page marks, and anchors, a claim it could evaluate on the
+	 * base; any other links to the page. */
+	buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html", ch->name);
+	if (st[0] == CLAIM_HOLDS || st[0] == CLAIM_FAILS)
+		buf_printf(out, "#claim-%zu", k);
+	buf_puts(out, "\">");
+	buf_puts_html(out, ch->title);
+	buf_printf(out, ", line %d</a> <code>", e->line);
+	expr_html(out, e->text);
+	buf_puts(out, "</code></th>");
+	for (size_t m = 0; m < ms->n; m++) {
+		switch (st[m]) {
+		case CLAIM_HOLDS:
+			buf_puts(out, "<td><span class=\"check holds\">✓ holds"
+			              "</span></td>");
+			break;
+		case CLAIM_FAILS:
+			buf_puts(out, "<td><span class=\"check fails\">✗ does "
+			              "not hold</span></td>");
+			break;
+		case CLAIM_MISSING:
+			buf_puts(out, "<td><em>not measured on ");
+			buf_puts_html(out, ms->names[m]);
+			buf_puts(out, "</em></td>");
+			break;
+		case CLAIM_UNKNOWN:
+			buf_puts(out, "<td title=\"");
+			buf_puts_html(out, why[m]);
+			buf_puts(out, "\">cannot be evaluated</td>");
+			break;
+		}
+	}
+	buf_puts(out, "</tr>\n");
+}
+
+/*
+ * The claims matrix: a row per claim, a column per machine. With
+ * differing, only the claims that do not hold on every machine. Returns
+ * the number of rows.
+ */
+static int claims_matrix(const struct book *bk, struct machine_set *ms,
+                         int differing, const char *label, struct buf *out)
+{
+	struct buf rows = BUF_INIT;
+	enum claim_state *st = xcalloc(ms->n, sizeof *st);
+	char **why = xcalloc(ms->n, sizeof *why);
+	int n = 0;
+	for (size_t i = 0; i < bk->nchs; i++) {
+		const struct chapter *ch = bk->chs[i];
+		for (size_t k = 0; k < ch->nvalues; k++) {
+			const struct inline_expr *e = &ch->values[k];
+			if (!e->check)
+				continue;
+			int all_hold = 1;
+			for (size_t m = 0; m < ms->n; m++) {
+				st[m] = machines_claim_eval(e, ms->b[m], &why[m]);
+				all_hold &= st[m] == CLAIM_HOLDS;
+			}
+			if (!differing || !all_hold) {
+				claim_row(&rows, ch, k, ms, st, why);
+				n++;
+			}
+			for (size_t m = 0; m < ms->n; m++) {
+				free(why[m]);
+				why[m] = NULL;
+			}
+		}
+	}
+	if (n) {
+		table_open(out, label);
+		buf_puts(out, "<table class=\"records machines claims\">");
+		head_row(out, ms, "claim");
+		buf_puts(out, rows.data);
+		buf_puts(out, "</tbody></table></div>\n");
+	}
+	buf_free(&rows);
+	free(st);
+	free(why);
+	return n;
+}
+
+void machines_page_html(const struct book *bk, struct machine_set *ms,
+                        struct buf *out)
+{
+	buf_puts(out, "<h1 id=\"machines\">Machines</h1>\n<p>The book is rendered "
+	              "from the bundle <code>");
+	buf_puts_html(out, ms->b[0]->dir);
+	buf_puts(out, "</code>; this page puts it beside ");
+	for (size_t m = 1; m < ms->n; m++) {
+		buf_puts(out, m == 1 ? "" : m + 1 == ms->n ? " and " : ", ");
+		buf_puts(out, "<code>");
+		buf_puts_html(out, ms->b[m]->dir);
+		buf_puts(out, "</code>");
+	}
+	buf_puts(out, ".</p>\n<h2 id=\"facts\">The machines</h2>\n");
+	facts_table(bk, ms, out);
+	buf_printf(out, "<h2 id=\"speed\">Speed, experiment by experiment</h2>\n"
+	           "<p>For each experiment, the median over its timed points of "
+	           "the time on the base divided by the time on the machine "
+	           "(above 1, the machine is faster), then the middle half of "
+	           "those ratios (first to third quartile) and how many points "
+	           "they come from. Points are matched by position and "
+	           "parameters, as <code>labbook compare</code> matches them; "
+	           "points under %.2f ms and copies through host memory are left "
+	           "out.</p>\n", RATIO_MIN_MS);
+	speed_table(bk, ms, out);
+	buf_puts(out, "<h2 id=\"claims\">Claims, machine by machine</h2>\n<p>Every "
+	              "claim the book checks, evaluated on each machine's numbers."
+	              " Each links to its place in the book, which shows the base."
+	              " First the claims that do not hold on every machine:</p>\n");
+	if (!claims_matrix(bk, ms, 1, "claims that differ", out))
+		buf_puts(out, "<p>None: every claim holds on every machine.</p>\n");
+	buf_puts(out, "<h3 id=\"claims-all\">Every claim</h3>\n");
+	claims_matrix(bk, ms, 0, "claims matrix", out);
+}

@@ -1,0 +1,547 @@
+/* site.c - the site: a page per chapter, the index, the one-page book, the
+ * files they link to, and which of them are up to date (render.h names the
+ * modules). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "render/manifest.h"
+#include "render/plot.h"
+#include "render/render.h"
+#include "render/site_book.h"
+#include "render/slices.h"
+#include "base/util.h"
+#include "cli/watch.h"
+
+struct chapter_summary {
+	int claims, failed, errors;
+};
+
+static int chapter_page(struct page_ctx *c)
+{
+	const struct site_ctx *s = c->s;
+	struct book *bk = s->bk;
+	size_t i = c->index;
+	struct buf body = BUF_INIT, content = BUF_INIT, nav = BUF_INIT,
+	           fold = BUF_INIT;
+	buf_printf(&content, "<div class=\"chapter-number\">Chapter %zu</div>\n",
+	           i + 1);
+	if (c->ch->error) {
+		error_box(&content, "This chapter could not be read:", c->ch->error,
+		          NULL);
+		c->errors++;
+	} else {
+		size_t after_title = 0;
+		body_html(c, &body, &after_title);
+		/* The claims summary goes under the title, when there is one. */
+		buf_put(&content, body.data, after_title);
+		const char *nl = after_title ? "\n" : "";
+		if (c->claims_failed)
+			buf_printf(&content, "%s<p class=\"claims-summary fails\" "
+			           "role=\"alert\">%d of the %d claims this chapter makes "
+			           "do not hold on the card these numbers come from; they "
+			           "are marked ✗ below.</p>%s", nl, c->claims_failed,
+			           c->claims, after_title ? "" : "\n");
+		else if (c->claims)
+			buf_printf(&content, "%s<p class=\"claims-summary holds\">All %d "
+			           "claims this chapter makes hold on the %s these "
+			           "numbers come from.</p>%s", nl, c->claims,
+			           machine_has_gpu(s->b) ? "card" : "machine",
+			           after_title ? "" : "\n");
+		buf_put(&content, body.data + after_title, body.len - after_title);
+	}
+	onebook_add(s->book, i, content.data);
+	toc_html(s, c->ch, &nav);
+	toc_fold_html(s, c->ch, &fold);
+	char *prev = nav_link(s, i ? bk->chs[i - 1] : NULL, "prev", "← Previous");
+	char *next = nav_link(s, i + 1 < bk->nchs ? bk->chs[i + 1] : NULL, "next",
+	                      "Next →");
+	char *file = xasprintf("%s.html", c->ch->name);
+	struct page pg = {file, outline_of(s, c->ch)->title, nav.data, fold.data,
+	                  content.data, prev, next, ""};
+	int rc = page_write(s, &pg);
+	free(file);
+	free(prev);
+	free(next);
+	buf_free(&body);
+	buf_free(&content);
+	buf_free(&nav);
+	buf_free(&fold);
+	return rc;
+}
+
+static int index_page(const struct site_ctx *s,
+                      const struct chapter_summary *sum, int pdf_link)
+{
+	struct book *bk = s->bk;
+	const struct site_opts *o = s->o;
+	struct buf c = BUF_INIT;
+	buf_puts(&c, "<h1 id=\"top\">");
+	buf_puts_html(&c, o->title);
+	buf_puts(&c, "</h1>\n<p class=\"lead\">Every number in this book was "
+	             "measured by the experiments it describes, and every claim "
+	             "it makes is checked against those numbers when the book is "
+	             "built.</p>\n<ol class=\"contents\">\n");
+	for (size_t i = 0; i < bk->nchs; i++) {
+		const struct chapter *ch = bk->chs[i];
+		buf_printf(&c, "<li><a href=\"%s.html\"><span class=\"num\">%zu</span> "
+		           "<span class=\"title\">", ch->name, i + 1);
+		buf_puts_html(&c, s->outline[i].title);
+		buf_puts(&c, "</span></a>");
+		if (s->outline[i].lead) {
+			buf_puts(&c, "\n<p class=\"blurb\">");
+			buf_puts_html(&c, s->outline[i].lead);
+			buf_puts(&c, "</p>");
+		}
+		buf_puts(&c, "\n<p class=\"meta\">");
+		if (sum[i].claims)
+			buf_printf(&c, "%d claim%s, %s", sum[i].claims,
+			           sum[i].claims > 1 ? "s" : "",
+			           sum[i].failed ? "" : "all hold");
+		if (sum[i].failed)
+			buf_printf(&c, "<strong class=\"fails\">%d do%s not hold</strong>",
+			           sum[i].failed, sum[i].failed > 1 ? "" : "es");
+		if (sum[i].errors)
+			buf_printf(&c, " · <strong class=\"fails\">%d problem%s</strong>",
+			           sum[i].errors, sum[i].errors > 1 ? "s" : "");
+		buf_puts(&c, "</p></li>\n");
+	}
+	buf_puts(&c, "</ol>\n<p class=\"aux-links\"><a href=\"provenance.html\">"
+	             "Where the numbers come from</a> · <a href=\"runs.html\">"
+	             "Run log</a> · <a href=\"search.html\">Search</a> · <a href="
+	             "\"book.html\">The whole book on one page</a>");
+	if (pdf_link)
+		buf_puts(&c, " (<a href=\"book.pdf\">PDF</a>)");
+	buf_puts(&c, "</p>\n");
+	char *next = nav_link(s, bk->nchs ? bk->chs[0] : NULL, "next",
+	                      "Start reading →");
+	int rc = page_write_book(s, "index.html", "", c.data, next, "");
+	free(next);
+	buf_free(&c);
+	return rc;
+}
+
+struct book_content {
+	const struct onebook *book;
+	int pdf_link;
+};
+
+static int book_content(int fd, void *arg)
+{
+	const struct book_content *c = arg;
+	return onebook_write(c->book, fd, c->pdf_link);
+}
+
+/*
+ * Every chapter on one page; its navigation stays on the page. It is
+ * written, as it is large, only when its key (every chapter page's, and
+ * whether there is a PDF) is not the last build's.
+ */
+static int book_page(const struct site_ctx *s, struct manifest *m,
+                     char (*key)[33], int pdf_link)
+{
+	struct hasher *h = hasher_new();
+	for (size_t i = 0; i < s->bk->nchs; i++)
+		hasher_add_str(h, key[i]);
+	hasher_add(h, &pdf_link, sizeof pdf_link);
+	char bkey[33];
+	hasher_done(h, bkey);
+	int rc = 0;
+	const cJSON *record = manifest_file(m, "book.html");
+	if (!manifest_get(m, "book.html", "key", bkey) ||
+	    !onebook_intact(s->book)) {
+		char *nav = onebook_toc(s->book);
+		struct page pg = {"book.html", "The whole book", nav, nav, NULL, "",
+		                  "", ""};
+		struct book_content c = {s->book, pdf_link};
+		rc = page_write_stream(s, &pg, book_content, &c);
+		free(nav);
+		manifest_file_put(m, "book.html", rc == 0 ? onebook_record(s->book)
+		                                          : NULL);
+	} else {
+		manifest_file_put(m, "book.html", cJSON_Duplicate(record, 1));
+	}
+	cJSON *e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "key", rc == 0 ? bkey : "");
+	manifest_put(m, "book.html", e);
+	return rc;
+}
+
+/*
+ * Copy src to dst unless dst already is a copy of it. A copy carries src's
+ * modification time, so the same size and time mean the same file, as rsync
+ * judges, and an up-to-date site reads none of them.
+ */
+static int copy_if_changed(const char *src, const char *dst, int *written)
+{
+	struct stat a, z;
+	input_note(src);
+	if (stat(src, &a) == 0 && stat(dst, &z) == 0 && a.st_size == z.st_size &&
+	    a.st_mtim.tv_sec == z.st_mtim.tv_sec &&
+	    a.st_mtim.tv_nsec == z.st_mtim.tv_nsec)
+		return 0;
+	size_t len;
+	char *data = file_read(src, &len);
+	if (!data) {
+		diag("cannot read %s: %s", src, strerror(errno));
+		return -1;
+	}
+	int rc = mkdir_parents(dst) == 0 ? file_write_atomic(dst, data, len) : -1;
+	if (rc == 0) {
+		struct timespec t[2] = {a.st_mtim, a.st_mtim};
+		utimensat(AT_FDCWD, dst, t, 0);
+		(*written)++;
+	}
+	free(data);
+	return rc;
+}
+
+static int copy_assets(const struct site_ctx *s)
+{
+	struct book *bk = s->bk;
+	struct bundle *b = s->b;
+	const struct site_opts *o = s->o;
+	int rc = 0, dummy = 0;
+	char *dst;
+	static const char *assets[] = {"style.css", "print.css", "search.js"};
+	for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
+		char *src = path_join(o->templates, assets[i]);
+		dst = path_join(o->dir, assets[i]);
+		rc |= copy_if_changed(src, dst, &dummy);
+		free(src);
+		free(dst);
+	}
+	if (b->machine) {
+		char *src = bundle_machine_path(b);
+		dst = path_join(o->dir, "data/machine.json");
+		if (file_exists(src))
+			rc |= copy_if_changed(src, dst, &dummy);
+		free(src);
+		free(dst);
+	}
+	for (size_t i = 0; i < bk->nexps; i++) {
+		struct exper *e = &bk->exps[i];
+		for (int k = 0; k < 2; k++) {
+			char *id = k ? derived_id(e->id, DERIVED_PTXAS) : xstrdup(e->id);
+			char *rec = bundle_path(b, id, BF_RECORDS);
+			dst = xasprintf("%s/data/%s.jsonl", o->dir, id);
+			if (file_exists(rec))
+				rc |= copy_if_changed(rec, dst, &dummy);
+			free(rec);
+			free(dst);
+			free(id);
+		}
+		if (!e->source_ok)
+			continue;
+		dst = xasprintf("%s/src/%s", o->dir, e->source);
+		if (file_exists(e->source))
+			rc |= copy_if_changed(e->source, dst, &dummy);
+		free(dst);
+	}
+	return rc ? -1 : 0;
+}
+
+static cJSON *strings_json(char *const *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+	return a;
+}
+
+/* The outline the last build computed, when it fits the chapter. 0 or -1. */
+static int outline_from(const cJSON *e, const struct chapter *ch,
+                        struct outline *ol)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "titles");
+	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(e, "ids");
+	const char *title = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "title"));
+	size_t n = ch->nsections;
+	if (!title || cJSON_GetArraySize(t) != (int)n ||
+	    cJSON_GetArraySize(ids) != (int)n)
+		return -1;
+	ol->titles = xcalloc(n ? n : 1, sizeof *ol->titles);
+	ol->ids = xcalloc(n ? n : 1, sizeof *ol->ids);
+	for (size_t i = 0; i < n; i++) {
+		const char *a = cJSON_GetStringValue(cJSON_GetArrayItem(t, (int)i));
+		const char *b = cJSON_GetStringValue(cJSON_GetArrayItem(ids, (int)i));
+		ol->titles[i] = xstrdup(a ? a : "");
+		ol->ids[i] = xstrdup(b ? b : "section");
+	}
+	ol->title = xstrdup(title);
+	const char *lead = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "lead"));
+	ol->lead = lead ? xstrdup(lead) : NULL;
+	return 0;
+}
+
+/* What every chapter page shows of the others: names, titles, and where
+ * each experiment is declared. */
+static void book_digest(const struct site_ctx *s, char out[33])
+{
+	struct hasher *h = hasher_new();
+	for (size_t i = 0; i < s->bk->nchs; i++) {
+		hasher_add_str(h, s->bk->chs[i]->name);
+		hasher_add_str(h, s->outline[i].title);
+	}
+	for (size_t i = 0; i < s->bk->nexps; i++) {
+		hasher_add_str(h, s->bk->exps[i].id);
+		hasher_add_str(h, s->bk->exps[i].ch->name);
+	}
+	hasher_done(h, out);
+}
+
+static int number_of(const cJSON *e, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, key);
+	return cJSON_IsNumber(v) ? v->valueint : 0;
+}
+
+/* The key of chapter i's page: its own inputs and what it shows of the
+ * rest of the book. */
+static void page_key(const char *own, const char *digest, char key[33])
+{
+	struct hasher *h = hasher_new();
+	hasher_add_str(h, own);
+	hasher_add_str(h, digest);
+	hasher_done(h, key);
+}
+
+/*
+ * The last build's entry for chapter i when its page is up to date (its
+ * inputs unchanged, the file there, no problem shown and no claim failed,
+ * which must be reported again), else NULL.
+ */
+static const cJSON *chapter_fresh(const struct site_ctx *s,
+                                  const struct manifest *m, size_t i,
+                                  const char *key)
+{
+	char *file = xasprintf("%s.html", s->bk->chs[i]->name);
+	char *path = path_join(s->o->dir, file);
+	const cJSON *old = manifest_get(m, file, "key", key);
+	if (old && (number_of(old, "errors") || number_of(old, "failed") ||
+	            !file_exists(path)))
+		old = NULL;
+	/* Its charts' drawings are part of it. */
+	const struct chapter *ch = s->bk->chs[i];
+	for (size_t k = 0; old && k < ch->ndirs; k++) {
+		const struct directive *d = &ch->dirs[k];
+		if (d->kind != DIR_CHART || d->error || !d->id)
+			continue;
+		if (!plot_drawn(s->o->dir, d->id))
+			old = NULL;
+	}
+	free(path);
+	free(file);
+	return old;
+}
+
+/* Draw the charts of the pages to be made with one gnuplot, before the
+ * pages are: each page then finds its charts up to date. */
+static void charts_draw(struct site_ctx *s, const cJSON *const *fresh)
+{
+	char **names = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < s->bk->nchs; i++) {
+		struct chapter *ch = s->bk->chs[i];
+		/* The figure number a chart's key holds: charts before it. */
+		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->frags[i]};
+		for (size_t k = 0; !fresh[i] && k < ch->ndirs; k++) {
+			const struct directive *d = &ch->dirs[k];
+			if (d->kind != DIR_CHART || d->error)
+				continue;
+			int kept = block_kept(&c, d);
+			c.figures++;
+			if (kept)
+				continue;
+			char *name = plot_prepare(d, ch->path, s->b, s->o->dir);
+			if (name)
+				*ARRAY_PUSH(names, n) = name;
+		}
+	}
+	if (n && plot_draw(s->o->dir, names, n) == 0)
+		s->st->charts_drawn += (int)n;
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Chapter i's page, made again or, when old says it is up to date, kept;
+ * its entry goes into this build's manifest. */
+static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
+                          const char *own, const char *key,
+                          const cJSON *old, struct chapter_summary *sum,
+                          char **entries, struct slices *search)
+{
+	struct chapter *ch = s->bk->chs[i];
+	char *file = xasprintf("%s.html", ch->name);
+	int rc = 0;
+	if (old) {
+		*sum = (struct chapter_summary){number_of(old, "claims"),
+		                                number_of(old, "failed"), 0};
+	} else {
+		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->frags[i]};
+		chapter_parse_rest(ch);
+		rc = chapter_page(&c);
+		free(c.partial);
+		*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
+	}
+	/* The search index is made again only when a page was; an unchanged
+	 * chapter's entries are copied from the last one. */
+	if (entries && (!old || !slices_has(search, ch->name))) {
+		chapter_parse_rest(ch);
+		entries[i] = search_entries(s, i);
+	}
+	rc |= frags_close(s->frags[i]);
+	s->frags[i] = NULL;
+	const struct outline *ol = &s->outline[i];
+	cJSON *e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "own", own);
+	cJSON_AddStringToObject(e, "key", rc == 0 ? key : "");
+	cJSON_AddStringToObject(e, "title", ol->title);
+	cJSON_AddItemToObject(e, "titles", strings_json(ol->titles, ch->nsections));
+	cJSON_AddItemToObject(e, "ids", strings_json(ol->ids, ch->nsections));
+	if (ol->lead)
+		cJSON_AddStringToObject(e, "lead", ol->lead);
+	cJSON_AddNumberToObject(e, "claims", sum->claims);
+	cJSON_AddNumberToObject(e, "failed", sum->failed);
+	cJSON_AddNumberToObject(e, "errors", sum->errors);
+	manifest_put(m, file, e);
+	free(file);
+	return rc;
+}
+
+/*
+ * Mark the experiments whose results in b predate their current source (or
+ * are absent), with the records derived from them: what reads them and
+ * fails says "not measured on this machine" rather than reporting an error.
+ * (The compared bundles are marked as they are opened: machines_open.)
+ */
+static void site_mark_outdated(struct book *bk, struct bundle *b)
+{
+	for (size_t i = 0; i < bk->nexps; i++)
+		bundle_mark_outdated(b, bk->exps[i].id, bk->exps[i].source_key);
+}
+
+int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
+                struct site_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	site_mark_outdated(bk, b);
+	char *tpath = path_join(o->templates, "page.html");
+	char *tmpl = file_read(tpath, NULL);
+	if (!tmpl) {
+		diag("cannot read the page template %s: %s", tpath, strerror(errno));
+		free(tpath);
+		return -1;
+	}
+	free(tpath);
+	if (mkdir_p(o->dir) != 0) {
+		free(tmpl);
+		return -1;
+	}
+	struct buf ban = BUF_INIT, common = BUF_INIT;
+	banner_html(b, o, &ban);
+	buf_printf(&common, "%s\n%s\n%d\n%s\n%s\n%d", tmpl, o->title, o->gpu,
+	           b->dir, ban.data, o->live);
+	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL, NULL};
+	struct manifest *m = manifest_load(o->dir);
+	size_t n = bk->nchs;
+	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);
+	/* A page to be made takes back the pieces that did not change. */
+	s.frags = xcalloc(n ? n : 1, sizeof *s.frags);
+	char (*own)[33] = xcalloc(n ? n : 1, sizeof *own);
+	for (size_t i = 0; i < n; i++) {
+		manifest_chapter_key(bk->chs[i], bk, b, common.data, own[i]);
+		char *file = xasprintf("%s.html", bk->chs[i]->name);
+		const cJSON *e = manifest_get(m, file, "own", own[i]);
+		if (!e || outline_from(e, bk->chs[i], &s.outline[i]) != 0) {
+			s.frags[i] = frags_open(o->dir, bk->chs[i]->name);
+			struct text_src src = {b, bk, s.frags[i]};
+			chapter_parse_rest(bk->chs[i]);
+			outline_make(&src, bk->chs[i], &s.outline[i]);
+		}
+		free(file);
+	}
+	char digest[33];
+	book_digest(&s, digest);
+	s.book = onebook_new(&s, manifest_file(m, "book.html"));
+	char *pdf = path_join(o->dir, "book.pdf");
+	int pdf_link = file_exists(pdf);
+	free(pdf);
+	int rc = copy_assets(&s);
+	rc |= watch_site_assets(o->dir, o->live);
+	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
+	const cJSON **old = xcalloc(n ? n : 1, sizeof *old);
+	for (size_t i = 0; i < n; i++) {
+		page_key(own[i], digest, key[i]);
+		old[i] = chapter_fresh(&s, m, i, key[i]);
+		/* The one page takes an unchanged chapter from its part. */
+		if (old[i] && !onebook_has_part(s.book, i))
+			old[i] = NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!old[i] && !s.frags[i])
+			s.frags[i] = frags_open(o->dir, bk->chs[i]->name);
+	charts_draw(&s, old);
+	struct chapter_summary *sum = xcalloc(n ? n : 1, sizeof *sum);
+	/* Every page up to date, and the index as written: so is the index. */
+	char *js = path_join(o->dir, "search-index.js");
+	const cJSON *js_record = manifest_file(m, "search-index.js");
+	struct slices *search = slices_open(js, js_record);
+	int all_fresh = n > 0;
+	for (size_t i = 0; i < n && all_fresh; i++)
+		all_fresh = old[i] && slices_has(search, bk->chs[i]->name);
+	free(js);
+	char **entries = all_fresh ? NULL : xcalloc(n ? n : 1, sizeof *entries);
+	for (size_t i = 0; i < n; i++) {
+		rc |= chapter_update(&s, m, i, own[i], key[i], old[i], &sum[i],
+		                     entries, search);
+		st->errors += sum[i].errors;
+		st->claims += sum[i].claims;
+		st->claims_failed += sum[i].failed;
+	}
+	plot_memo_clear();
+	rc |= index_page(&s, sum, pdf_link);
+	rc |= book_page(&s, m, key, pdf_link);
+	char **names = xcalloc(n ? n : 1, sizeof *names);
+	for (size_t i = 0; i < n; i++)
+		names[i] = bk->chs[i]->name;
+	frags_prune(o->dir, names, n);
+	free(names);
+	onebook_free(s.book);
+	rc |= provenance_page(&s);
+	rc |= runs_page(&s);
+	if (o->machines && o->machines->n > 1)
+		rc |= machines_html_page(&s);
+	rc |= search_page(&s);
+	if (entries && search_index_write(&s, search, entries) == 0)
+		manifest_file_put(m, "search-index.js", slices_record(search));
+	else if (entries)
+		rc = -1;
+	else
+		manifest_file_put(m, "search-index.js", cJSON_Duplicate(js_record, 1));
+	for (size_t i = 0; entries && i < n; i++)
+		free(entries[i]);
+	free(entries);
+	slices_free(search);
+	rc |= manifest_write(m);
+	manifest_free(m);
+	for (size_t i = 0; i < n; i++)
+		outline_free(&s.outline[i], bk->chs[i]->nsections);
+	free(s.outline);
+	for (size_t i = 0; i < n; i++)
+		frags_close(s.frags[i]);
+	free(s.frags);
+	manifest_digests_clear();
+	free(own);
+	free(key);
+	free(old);
+	free(sum);
+	buf_free(&ban);
+	buf_free(&common);
+	free(tmpl);
+	return rc ? -1 : 0;
+}

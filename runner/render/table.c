@@ -1,0 +1,249 @@
+/* table.c - a {table} directive: chosen columns of an experiment's
+ * records, filtered and sorted.
+ *
+ *   columns: kernel "Kernel", gbps "GB/s" %.0f, correct
+ *
+ * Each column is a field, then optionally a header in double quotes and a
+ * printf format. A column whose cells are all numbers is marked "num"
+ * (right-aligned, tabular figures). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "book/expr.h"
+#include "render/render.h"
+#include "base/util.h"
+
+struct tcol {
+	char *field;
+	char *label; /* the header; NULL: the field's name */
+	char *fmt;
+	int num;     /* every shown cell is a number */
+};
+
+/* Parse one column ("field "label" %fmt"); NULL or a message (caller frees). */
+static char *column_parse(const char *text, struct tcol *col)
+{
+	const char *p = text;
+	size_t n = strcspn(p, " \t\"%");
+	col->field = xstrndup(p, n);
+	p += n;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '"') {
+		const char *end = strchr(p + 1, '"');
+		if (!end)
+			return xasprintf("table: the header of column '%s' has no "
+			                 "closing '\"'", col->field);
+		col->label = xstrndup(p + 1, (size_t)(end - p - 1));
+		p = end + 1;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
+	if (*p)
+		col->fmt = xstrdup(p);
+	if (!*col->field)
+		return xasprintf("table: a column of '%s' has no field", text);
+	if (col->fmt && !format_valid(col->fmt))
+		return xasprintf("table: '%s' is not a format for column '%s'",
+		                 col->fmt, col->field);
+	return NULL;
+}
+
+/* Split the columns option at commas outside quotes. */
+static char *columns_parse(const char *spec, struct tcol **cols, size_t *ncols)
+{
+	char *msg = NULL;
+	const char *p = spec;
+	while (*p && !msg) {
+		const char *q = p;
+		int quoted = 0;
+		while (*q && (quoted || *q != ',')) {
+			quoted ^= *q == '"';
+			q++;
+		}
+		char *one = xstrndup(p, (size_t)(q - p));
+		struct tcol *col = ARRAY_PUSH(*cols, *ncols);
+		memset(col, 0, sizeof *col);
+		msg = column_parse(str_trim(one), col);
+		free(one);
+		p = *q ? q + 1 : q;
+	}
+	return msg;
+}
+
+static int field_known(const struct exp_result *r, const char *field)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (cJSON_GetObjectItemCaseSensitive(r->rows[i], field))
+			return 1;
+	return 0;
+}
+
+static const char *sort_field;
+static int sort_desc;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+	double u, v;
+	int r;
+	if (row_number(x, sort_field, &u) && row_number(y, sort_field, &v))
+		r = (u > v) - (u < v);
+	else {
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(x, sort_field);
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(y, sort_field);
+		r = strcmp(cJSON_IsString(s) ? s->valuestring : "",
+		           cJSON_IsString(t) ? t->valuestring : "");
+	}
+	return sort_desc ? -r : r;
+}
+
+/*
+ * Profiler records have a row per launch, so a kernel launched twice is
+ * listed twice: say so, when the table does not show the launch.
+ */
+static void launches_note(const cJSON **rows, size_t n, const struct tcol *cols,
+                          size_t ncols, struct buf *out)
+{
+	if (!n || !ncols || !cJSON_GetObjectItemCaseSensitive(rows[0], "launch"))
+		return;
+	for (size_t k = 0; k < ncols; k++)
+		if (!strcmp(cols[k].field, "launch"))
+			return;
+	size_t most = 1;
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(rows[i], cols[0].field);
+		size_t same = 0;
+		for (size_t j = 0; j < n; j++)
+			same += cJSON_Compare(a, cJSON_GetObjectItemCaseSensitive(
+			                             rows[j], cols[0].field), 1);
+		if (same > most)
+			most = same;
+	}
+	if (most > 1)
+		buf_printf(out, "<p class=\"note\">One row per profiled launch, so "
+		           "a %s appears up to %zu times: the program launched it "
+		           "more than once.</p>\n",
+		           cols[0].label ? cols[0].label : cols[0].field, most);
+}
+
+void table_html(struct page_ctx *c, const struct directive *d,
+                struct buf *out)
+{
+	const char *data = dir_opt(d, "data"), *sort = dir_opt(d, "sort");
+	struct exp_result *r = bundle_get(c->s->b, data);
+	struct tcol *cols = NULL;
+	size_t ncols = 0;
+	const cJSON **rows = NULL;
+	size_t nrows = 0;
+	struct filter where = {0};
+	char *err = NULL, *sort_copy = NULL;
+	const char *opt = "columns";
+
+	char *msg = columns_parse(dir_opt(d, "columns"), &cols, &ncols);
+	const char *wtext = dir_opt(d, "where");
+	if (!msg && !r->nrows)
+		msg = xasprintf("table: no results for experiment '%s' yet", data);
+	if (!msg && wtext && filter_parse(wtext, c->s->b, &where, &err) != 0) {
+		msg = xasprintf("table: where: %s", err);
+		opt = "where";
+	}
+	for (size_t k = 0; !msg && k < ncols; k++)
+		if (!field_known(r, cols[k].field))
+			msg = xasprintf("table: experiment '%s' has no field '%s'", data,
+			                cols[k].field);
+	if (!msg && sort) {
+		sort_copy = xstrdup(sort);
+		char *sp = strchr(sort_copy, ' ');
+		sort_desc = sp && strstr(sp, "desc");
+		if (sp)
+			*sp = '\0';
+		if (!field_known(r, sort_copy)) {
+			msg = xasprintf("table: sort: experiment '%s' has no field '%s'",
+			                data, sort_copy);
+			opt = "sort";
+		}
+	}
+	if (msg && data_outdated(c, data)) {
+		buf_puts(out, "<p class=\"note not-measured\">This table's data were "
+		         "not measured on this machine: ");
+		buf_puts_html(out, c->s->b->dir);
+		buf_puts(out, " holds no results of the experiment's current "
+		         "source.</p>\n");
+		goto out;
+	}
+	if (!msg && r->error) {
+		partial_report(c, d->line, data, r->error);
+		buf_puts(out, "<p class=\"note partial\">These rows stop before a "
+		         "malformed line of the records: ");
+		buf_puts_html(out, r->error);
+		buf_puts(out, ".</p>\n");
+	}
+	if (msg) {
+		int line = dir_opt_line(d, opt);
+		diag_at(c->ch->path, line, "%s", msg);
+		char *full = xasprintf("%s:%d: %s", c->ch->path, line, msg);
+		error_box(out, "This table could not be made:", full, NULL);
+		free(full);
+		c->errors++;
+		goto out;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		if (filter_match(&where, r->rows[i]))
+			*ARRAY_PUSH(rows, nrows) = r->rows[i];
+	if (sort && nrows > 1) {
+		sort_field = sort_copy;
+		qsort(rows, nrows, sizeof *rows, cmp_rows);
+	}
+	for (size_t k = 0; k < ncols; k++) {
+		cols[k].num = nrows > 0;
+		for (size_t i = 0; i < nrows && cols[k].num; i++) {
+			const cJSON *f = cJSON_GetObjectItemCaseSensitive(rows[i],
+			                                                  cols[k].field);
+			cols[k].num = !f || cJSON_IsNumber(f);
+		}
+	}
+	const char *caption = dir_opt(d, "caption");
+	char *label = xasprintf("records of %s, table %zu.%d", data, c->index + 1,
+	                        ++c->tables);
+	table_wrap_open(out, caption ? caption : label, NULL);
+	free(label);
+	buf_puts(out, "<table class=\"records\">");
+	if (caption) {
+		buf_puts(out, "<caption>");
+		buf_puts_html(out, caption);
+		buf_puts(out, "</caption>");
+	}
+	buf_puts(out, "<thead><tr>");
+	for (size_t k = 0; k < ncols; k++) {
+		buf_puts(out, cols[k].num ? "<th scope=\"col\" class=\"num\">"
+		                          : "<th scope=\"col\">");
+		buf_puts_html(out, cols[k].label ? cols[k].label : cols[k].field);
+		buf_puts(out, "</th>");
+	}
+	buf_puts(out, "</tr></thead><tbody>\n");
+	for (size_t i = 0; i < nrows; i++) {
+		buf_puts(out, row_wrong(rows[i]) ? "<tr class=\"wrong\">" : "<tr>");
+		for (size_t k = 0; k < ncols; k++) {
+			buf_puts(out, cols[k].num ? "<td class=\"num\">" : "<td>");
+			cell_html(out, cJSON_GetObjectItemCaseSensitive(rows[i], cols[k].field),
+			          cols[k].fmt);
+			buf_puts(out, "</td>");
+		}
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody></table></div>\n");
+	launches_note(rows, nrows, cols, ncols, out);
+out:
+	for (size_t k = 0; k < ncols; k++) {
+		free(cols[k].field);
+		free(cols[k].label);
+		free(cols[k].fmt);
+	}
+	free(cols);
+	free(rows);
+	free(msg);
+	free(err);
+	free(sort_copy);
+	filter_free(&where);
+}

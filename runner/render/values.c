@@ -1,0 +1,360 @@
+/* values.c - inline values, claims, and a chapter's plan as HTML or text. */
+#include <ctype.h>
+#include <string.h>
+
+#include "book/expr.h"
+#include "render/manifest.h"
+#include "render/render.h"
+#include "base/util.h"
+
+/* Evaluate e; a claim becomes 1 (holds) or 0. 0 or -1 with *err. */
+static int value_eval(struct bundle *b, const struct inline_expr *e,
+                      struct value *v, char **err)
+{
+	if (expr_eval(e->text, b, v, err) != 0)
+		return -1;
+	if (!e->check)
+		return 0;
+	if (value_scalar(v, err) == 0 && v->type != VAL_STR)
+		return 0;
+	if (!*err)
+		*err = xstrdup("a claim must be true or false");
+	return -1;
+}
+
+int partial_report(struct page_ctx *c, int line, const char *id,
+                   const char *why)
+{
+	for (size_t i = 0; i < c->npartial; i++)
+		if (!strcmp(c->partial[i], id))
+			return 0;
+	*ARRAY_PUSH(c->partial, c->npartial) = id;
+	diag_at(c->ch->path, line, "experiment '%s': %s; what this page shows "
+	        "of it stands on the records before that line (run it again to "
+	        "repair)", id, why);
+	c->errors++;
+	return 1;
+}
+
+/* Open the mark of a value that stands on part of a records file. */
+static void partial_open(struct buf *out, const struct eval_facts *f)
+{
+	buf_puts(out, "<span class=\"partial\" title=\"computed from the "
+	              "records before a malformed line: ");
+	buf_puts_html(out, f->partial);
+	buf_puts(out, "\">");
+}
+
+void piece_take(struct page_ctx *c, const char *html, size_t len,
+                const struct frag_counts *fc, struct buf *out)
+{
+	buf_put(out, html, len);
+	c->figures += fc->figures;
+	c->tables += fc->tables;
+	c->claims += fc->claims;
+}
+
+void piece_make(struct page_ctx *c, const char *key,
+                void (*make)(struct page_ctx *c, const void *arg,
+                             struct buf *out),
+                const void *arg, struct buf *out)
+{
+	/* What the page had counted before, to tell a clean piece. */
+	int figures = c->figures, tables = c->tables, claims = c->claims;
+	int failed = c->claims_failed, errors = c->errors;
+	int reported = diag_count() + warn_count();
+	size_t partial = c->npartial, start = out->len;
+	make(c, arg, out);
+	struct frag_counts fc = {c->figures - figures, c->tables - tables,
+	                         c->claims - claims};
+	if (key && c->claims_failed == failed && c->errors == errors &&
+	    c->npartial == partial && diag_count() + warn_count() == reported)
+		frags_put(c->frags, key, out->data + start, out->len - start, &fc);
+}
+
+static size_t machine_count(const struct page_ctx *c)
+{
+	return c->s->o->machines ? c->s->o->machines->n : 1;
+}
+
+static void value_make(struct page_ctx *c, const void *arg,
+                       struct buf *out);
+
+void value_html(struct page_ctx *c, const struct inline_expr *e,
+                struct buf *out)
+{
+	char key[33];
+	if (c->frags) {
+		size_t n = machine_count(c), len;
+		/* Several machines: a claim's id is its place in the chapter. */
+		char *facts = xasprintf("%zu %d %zd", n, c->s->o->strict,
+		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1);
+		manifest_value_key(e, c->s->bk, c->s->b, facts, key);
+		free(facts);
+		struct frag_counts fc;
+		const char *html = frags_get(c->frags, key, &len, &fc);
+		if (html) {
+			piece_take(c, html, len, &fc, out);
+			return;
+		}
+	}
+	piece_make(c, c->frags ? key : NULL, value_make, e, out);
+}
+
+static void value_make(struct page_ctx *c, const void *arg,
+                       struct buf *out)
+{
+	const struct inline_expr *e = arg;
+	struct value v;
+	char *err = NULL;
+	struct eval_facts f;
+	/* A claim counts once its expression has a value, true, false or
+	 * neither. */
+	int rc = expr_eval_at(e->text, c->s->b, &v, &err, &f);
+	if (rc == 0 && e->check &&
+	    (value_scalar(&v, &err) != 0 || v.type == VAL_STR)) {
+		if (!err)
+			err = xstrdup("a claim must be true or false");
+		rc = -1;
+	}
+	if (rc != 0 && f.outdated) {
+		value_free(&v);
+		not_measured_html(out, e->text, err);
+		free(err);
+		return;
+	}
+	if (rc == 0 && f.partial) {
+		partial_report(c, e->line, f.partial_id, f.partial);
+		partial_open(out, &f);
+	}
+	if (rc == 0 && e->check) {
+		int holds = v.num != 0;
+		const struct site_opts *o = c->s->o;
+		c->claims++;
+		c->claims_failed += !holds;
+		/* Several machines: main.c reports the claims on each. */
+		if (!holds && (!o->machines || o->machines->n <= 1)) {
+			if (o->strict)
+				diag_at(c->ch->path, e->line, "claim does not hold on "
+				        "%s: %s", c->s->b->dir, e->text);
+			else
+				warn_at(c->ch->path, e->line, "claim does not hold on "
+				        "%s: %s", c->s->b->dir, e->text);
+		}
+		buf_printf(out, "<span class=\"check %s\" ",
+		           holds ? "holds" : "fails");
+		/* The Machines page links to each claim. */
+		if (o->machines && o->machines->n > 1)
+			buf_printf(out, "id=\"claim-%zu\" ",
+			           (size_t)(e - c->ch->values));
+		buf_puts(out, "title=\"");
+		buf_puts_html(out, e->text);
+		int card = machine_has_gpu(c->s->b);
+		buf_printf(out, "\">%s</span>",
+		           holds ? (card ? "✓ holds on this card" : "✓ holds here")
+		                 : (card ? "✗ does not hold on this card"
+		                         : "✗ does not hold here"));
+		buf_puts(out, f.partial ? " ⚠</span>" : "");
+		value_free(&v);
+		return;
+	}
+	if (rc == 0 && value_format(&v, e->fmt, 1, out, &err) == 0) {
+		buf_puts(out, f.partial ? " ⚠</span>" : "");
+		value_free(&v);
+		return;
+	}
+	if (f.partial && rc == 0)
+		buf_puts(out, "</span>");
+	value_free(&v);
+	if (f.outdated) {
+		not_measured_html(out, e->text, err);
+		free(err);
+		return;
+	}
+	diag_at(c->ch->path, e->line, "{{ %s }}: %s", e->text, err);
+	c->errors++;
+	buf_puts(out, "<span class=\"inline-error\" title=\"");
+	buf_printf(out, "%s:%d: ", c->ch->path, e->line);
+	buf_puts_html(out, err);
+	buf_puts(out, "\">⚠ ");
+	buf_puts_html(out, err);
+	buf_puts(out, "</span>");
+	free(err);
+}
+
+void not_measured_html(struct buf *out, const char *what, const char *why)
+{
+	buf_puts(out, "<span class=\"not-measured\" title=\"");
+	buf_puts_html(out, what);
+	buf_puts(out, ": ");
+	buf_puts_html(out, why);
+	buf_puts(out, "\">not measured on this machine</span>");
+}
+
+void value_text(const struct text_src *t, const struct inline_expr *e,
+                struct buf *out)
+{
+	char key[33];
+	struct frag_counts fc = {0, 0, 0};
+	size_t len;
+	if (t->frags) {
+		manifest_value_key(e, t->bk, t->b, "text", key);
+		const char *text = frags_get(t->frags, key, &len, &fc);
+		if (text) {
+			buf_put(out, text, len);
+			return;
+		}
+	}
+	struct value v;
+	char *err = NULL;
+	size_t start = out->len;
+	if (value_eval(t->b, e, &v, &err) == 0) {
+		if (e->check)
+			buf_puts(out, v.num != 0 ? "✓" : "✗");
+		else if (value_format(&v, e->fmt, 0, out, &err) != 0)
+			buf_puts(out, "?");
+	} else {
+		buf_puts(out, "?");
+	}
+	if (t->frags && !err)
+		frags_put(t->frags, key, out->data + start, out->len - start, &fc);
+	value_free(&v);
+	free(err);
+}
+
+void pieces_text_of(const struct text_src *t, const struct chapter *ch,
+                    const struct pieces *p, struct buf *out)
+{
+	struct buf raw = BUF_INIT;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct piece *x = &p->v[i];
+		if (x->kind == PIECE_TEXT)
+			buf_put(&raw, x->text, x->len);
+		else if (x->kind == PIECE_VALUE && !ch->values[x->index].check)
+			value_text(t, &ch->values[x->index], &raw);
+		else if (x->kind == PIECE_DIR && ch->dirs[x->index].kind != DIR_EXPERIMENT)
+			buf_printf(&raw, " %s ", dir_opt(&ch->dirs[x->index], "caption")
+			                             ? dir_opt(&ch->dirs[x->index], "caption") : "");
+	}
+	int space = 0;
+	for (size_t i = 0; i < raw.len; i++) {
+		if (isspace((unsigned char)raw.data[i])) {
+			space = 1;
+			continue;
+		}
+		if (space && out->len)
+			buf_putc(out, ' ');
+		space = 0;
+		buf_putc(out, raw.data[i]);
+	}
+	buf_free(&raw);
+}
+
+/* "<hN id=...>inner<a class=anchor>#</a></hN>" for section n. */
+static void heading_html(struct page_ctx *c, size_t n, struct buf *out)
+{
+	const struct section *s = &c->ch->sections[n];
+	const struct outline *ol = outline_of(c->s, c->ch);
+	const char *id = ol->ids[n];
+	buf_printf(out, "<h%d id=\"%s\">", s->level, id);
+	for (size_t i = 0; i < s->html.n; i++) {
+		const struct piece *x = &s->html.v[i];
+		if (x->kind == PIECE_TEXT)
+			buf_put(out, x->text, x->len);
+		else if (x->kind == PIECE_VALUE)
+			value_html(c, &c->ch->values[x->index], out);
+	}
+	buf_printf(out, "<a class=\"anchor\" href=\"#%s\" aria-label=\"link to "
+	           "this section\">#</a></h%d>", id, s->level);
+}
+
+void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
+{
+	*after_title = 0;
+	const struct pieces *p = &c->ch->body;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct piece *x = &p->v[i];
+		switch (x->kind) {
+		case PIECE_TEXT:
+			buf_put(out, x->text, x->len);
+			break;
+		case PIECE_VALUE:
+			value_html(c, &c->ch->values[x->index], out);
+			break;
+		case PIECE_DIR:
+			block_html(c, &c->ch->dirs[x->index], out);
+			break;
+		case PIECE_TABLE: {
+			char *label = xasprintf("table %zu.%d", c->index + 1,
+			                        ++c->tables);
+			table_wrap_open(out, label, NULL);
+			free(label);
+			break;
+		}
+		case PIECE_SECTION:
+			heading_html(c, x->index, out);
+			if ((int)x->index == c->ch->title_section)
+				*after_title = out->len;
+			break;
+		}
+	}
+}
+
+/* The first sentence of text, cut at a word when it is long; caller frees. */
+static char *first_sentence(const char *text)
+{
+	size_t n = strlen(text);
+	for (size_t i = 40; i + 1 < n; i++)
+		if (strchr(".?!", text[i]) && text[i + 1] == ' ') {
+			n = i + 1;
+			break;
+		}
+	if (n <= 240)
+		return xstrndup(text, n);
+	while (n > 0 && (n > 230 || text[n] != ' '))
+		n--;
+	return xasprintf("%.*s …", (int)n, text);
+}
+
+void outline_make(const struct text_src *src, const struct chapter *ch,
+                  struct outline *ol)
+{
+	size_t n = ch->nsections;
+	ol->titles = xcalloc(n ? n : 1, sizeof *ol->titles);
+	for (size_t i = 0; i < n; i++) {
+		struct buf t = BUF_INIT;
+		pieces_text_of(src, ch, &ch->sections[i].title, &t);
+		buf_puts(&t, "");
+		ol->titles[i] = buf_detach(&t);
+	}
+	if (n && ch->sections[0].id) {
+		ol->ids = xcalloc(n, sizeof *ol->ids);
+		for (size_t i = 0; i < n; i++)
+			ol->ids[i] = xstrdup(ch->sections[i].id);
+	} else {
+		ol->ids = chapter_section_ids(ch, ol->titles);
+	}
+	ol->title = xstrdup(ch->title_section >= 0
+	                        ? ol->titles[ch->title_section] : ch->title);
+	/* The lead: the prose before the first heading, or the first section's. */
+	struct buf t = BUF_INIT;
+	pieces_text_of(src, ch, &ch->lead, &t);
+	for (size_t i = 0; !t.len && i < n; i++)
+		pieces_text_of(src, ch, &ch->sections[i].words, &t);
+	ol->lead = t.len ? first_sentence(t.data) : NULL;
+	buf_free(&t);
+}
+
+void outline_free(struct outline *ol, size_t nsections)
+{
+	for (size_t i = 0; i < nsections; i++) {
+		if (ol->titles)
+			free(ol->titles[i]);
+		if (ol->ids)
+			free(ol->ids[i]);
+	}
+	free(ol->titles);
+	free(ol->ids);
+	free(ol->title);
+	free(ol->lead);
+}
