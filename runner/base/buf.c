@@ -1,9 +1,10 @@
 #include "base/buf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "base/util.h"
+#include "base/mem.h"
 
 void buf_grow(struct buf *b, size_t extra)
 {

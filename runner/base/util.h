@@ -1,5 +1,5 @@
 /*
- * util.h - allocation, files, paths, hashing and diagnostics.
+ * util.h - files, paths, hashing and diagnostics (and mem.h's allocation).
  *
  * Conventions for the whole runner: a function that can fail returns 0 on
  * success and -1 on failure, after reporting the failure once, where it was
@@ -14,22 +14,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#include "base/mem.h"
 
-/*
- * Grow an array *items of *n elements by one slot; returns the new slot.
- * The capacity is implied: n rounded up to a power of two, so the array
- * grows geometrically. An array given to ARRAY_PUSH must have been built by
- * ARRAY_PUSH from NULL and 0 (n may be lowered in between).
- */
-#define ARRAY_PUSH(items, n) \
-	((items) = array_grow((items), (n), sizeof *(items)), &(items)[(n)++])
-void *array_grow(void *items, size_t n, size_t size);
 
 /*
  * Diagnostics go to stderr as "file:line: error: message" (line 0: no line)

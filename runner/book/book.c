@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/exec.h"
 #include "base/util.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -227,4 +228,26 @@ struct exper *book_find(const struct book *bk, const char *id)
 		if (!strcmp(bk->exps[i].id, id))
 			return &bk->exps[i];
 	return NULL;
+}
+
+void exper_fail(struct exper *e, char *why)
+{
+	e->state = ST_FAILED;
+	free(e->why);
+	e->why = why;
+}
+
+void exper_build_free(struct exper *e)
+{
+	if (!e)
+		return;
+	free(e->why);
+	free(e->compile_cmd);
+	free(e->run_cmd);
+	argv_free(e->compile_argv);
+	argv_free(e->run_argv);
+	argv_free(e->env_words);
+	free(e->source_norm);
+	e->why = e->compile_cmd = e->run_cmd = e->source_norm = NULL;
+	e->compile_argv = e->run_argv = e->env_words = NULL;
 }

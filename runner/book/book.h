@@ -44,7 +44,7 @@ struct exper {
 	int cuda;
 	int source_ok;      /* the source exists inside the project */
 
-	/* Set by book_run and owned by the exper (exper_build_free). */
+	/* Set by book_run (measure/build.h) and owned by the exper (exper_build_free). */
 	enum exp_state state;
 	char *why;          /* a line on the state: failure, staleness */
 	char *compile_cmd;  /* printable */
@@ -63,22 +63,7 @@ struct book {
 	size_t nchs;
 	struct exper *exps;
 	size_t nexps;
-	int gpu; /* book_run found a GPU to measure on */
-};
-
-struct run_opts {
-	int run;          /* 0: render only from the bundle */
-	int compile_only; /* compile every experiment, run none */
-	int jobs;
-	int rerun_all;
-	char **rerun;     /* ids to run regardless of the cache */
-	size_t nrerun;
-	double timeout;   /* default per-experiment timeout, seconds */
-	int runs;         /* runs per experiment (processes); 0: its own or 3 */
-	size_t output_cap;
-	int progress;     /* show progress lines */
-	int gpus;         /* run on this many GPUs at once; 0: all visible */
-	double compile_timeout; /* seconds; 0: COMPILE_TIMEOUT (compile.h) */
+	int gpu; /* book_run (measure/build.h) found a GPU to measure on */
 };
 
 /* Limits on an experiment's options (README, "Limits"). */
@@ -91,15 +76,6 @@ int book_load(const char *dir, struct chapter_cache *cache, struct book *bk);
 void book_free(struct book *bk);
 struct exper *book_find(const struct book *bk, const char *id);
 
-/*
- * Bring results up to date in b (see above). Returns the number of
- * experiments that failed and were not allowed to. With o->run 0 and no
- * compile_only, it only checks each experiment (its source, options and
- * the bundle's inputs) and starts no process. Each experiment's state is
- * kept in the bundle too (results_meta_load), so pages can be rendered
- * from the bundle alone.
- */
-int book_run(struct book *bk, struct bundle *b, const struct run_opts *o);
 
 /* Mark e failed for the reason why, which it takes. */
 void exper_fail(struct exper *e, char *why);

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "bundle/bundle_int.h"
 #include "base/exec.h"
 #include "bundle/merge.h"
 #include "bundle/results.h"

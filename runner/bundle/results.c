@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "bundle/bundle_int.h"
 #include "base/exec.h"
 #include "base/util.h"
 

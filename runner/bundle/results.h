@@ -300,4 +300,10 @@ int record_host_bound(const cJSON *row);
  * whole? */
 int record_same_point(const cJSON *a, const cJSON *b);
 
+/* For bundle_write.c, which writes what results.c reads: the entry of id
+ * already read, or NULL; and freeing what r holds (its rows, output, meta
+ * and failure), keeping r. */
+struct exp_result *bundle_index_get(const struct bundle *b, const char *id);
+void bundle_result_clear(struct exp_result *r);
+
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "book/book.h"
+#include "measure/build.h"
 #include "base/buf.h"
 #include "bundle/compare.h"
 #include "base/exec.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "book/book.h"
+#include "measure/build.h"
 #include "measure/command.h"
 #include "measure/compile.h"
 #include "base/exec.h"
@@ -22,28 +23,6 @@
 #include "measure/workers.h"
 
 #define DEFAULT_RUNS 3 /* processes per experiment (merge.h says why) */
-
-void exper_fail(struct exper *e, char *why)
-{
-	e->state = ST_FAILED;
-	free(e->why);
-	e->why = why;
-}
-
-void exper_build_free(struct exper *e)
-{
-	if (!e)
-		return;
-	free(e->why);
-	free(e->compile_cmd);
-	free(e->run_cmd);
-	argv_free(e->compile_argv);
-	argv_free(e->run_argv);
-	argv_free(e->env_words);
-	free(e->source_norm);
-	e->why = e->compile_cmd = e->run_cmd = e->source_norm = NULL;
-	e->compile_argv = e->run_argv = e->env_words = NULL;
-}
 
 static const char *meta_str(const cJSON *meta, const char *key)
 {

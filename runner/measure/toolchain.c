@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "measure/toolchain.h"
+#include "measure/run.h"
 
 #include <stdio.h>
 #include <string.h>

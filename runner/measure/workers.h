@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "book/book.h"
+#include "measure/run.h"
 #include "bundle/results.h"
 #include "measure/toolchain.h"
 

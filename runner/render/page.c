@@ -5,7 +5,7 @@
 
 #include "render/render.h"
 #include "base/util.h"
-#include "cli/watch.h"
+#include "render/live.h"
 
 /* Above this many chapters the contents of a page lists those near it. */
 #define TOC_FULL 60
@@ -213,7 +213,7 @@ static char *page_frame(const struct site_ctx *s, const struct page *pg,
 		buf_printf(&pager, "<nav class=\"pager\" aria-label=\"Previous and "
 		           "next chapter\">%s%s</nav>", pg->prev, pg->next);
 	char *scripts = xasprintf("%s%s", pg->scripts,
-	                          o->live ? WATCH_SCRIPT_HTML : "");
+	                          o->live ? LIVE_SCRIPT_HTML : "");
 	struct tvar vars[] = {
 		{"title", t.data},          {"book", book.data},
 		{"toc", pg->toc},           {"toc_fold", pg->toc_fold},

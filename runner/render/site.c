@@ -14,7 +14,7 @@
 #include "render/site_book.h"
 #include "render/slices.h"
 #include "base/util.h"
-#include "cli/watch.h"
+#include "render/live.h"
 
 struct chapter_summary {
 	int claims, failed, errors;
@@ -472,7 +472,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	int pdf_link = file_exists(pdf);
 	free(pdf);
 	int rc = copy_assets(&s);
-	rc |= watch_site_assets(o->dir, o->live);
+	rc |= live_site_assets(o->dir, o->live);
 	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
 	const cJSON **old = xcalloc(n ? n : 1, sizeof *old);
 	for (size_t i = 0; i < n; i++) {

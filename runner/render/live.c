@@ -1,16 +1,12 @@
-/*
- * watch_live.c - how a page of a live build reloads itself: live.js, which
- * every such page loads, and the stamp it checks, which labbook watch
- * writes anew after a build that changed the site.
- */
+/* live.c - how a page of a live build reloads itself (live.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "render/live.h"
+
 #include "base/util.h"
-#include "cli/watch.h"
-#include "cli/watch_state.h"
 
 /* Loaded by every page of a live build: reload when the stamp changes. */
 static const char live_js[] =
@@ -35,7 +31,7 @@ static const char live_js[] =
 	"\tcheck();\n"
 	"})();\n";
 
-int watch_site_assets(const char *site, int live)
+int live_site_assets(const char *site, int live)
 {
 	char *js = path_join(site, "live.js");
 	char *stamp = path_join(site, "live-stamp.js");
@@ -55,12 +51,11 @@ int watch_site_assets(const char *site, int live)
 	return rc;
 }
 
-/* The stamp that live pages check: a new one makes them reload. */
-void watch_stamp(const struct watch *w)
+void live_stamp_write(const char *site)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	char *path = path_join(w->site, "live-stamp.js");
+	char *path = path_join(site, "live-stamp.js");
 	char *js = xasprintf("labbook_live(\"%lld.%09ld\");\n", (long long)ts.tv_sec,
 	                     ts.tv_nsec);
 	file_write_atomic(path, js, strlen(js));
