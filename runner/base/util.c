@@ -92,19 +92,6 @@ void diag_quiet(int q)
 	quiet = q;
 }
 
-static void (*input_hook)(const char *path);
-
-void util_on_input(void (*fn)(const char *path))
-{
-	input_hook = fn;
-}
-
-void input_note(const char *path)
-{
-	if (input_hook)
-		input_hook(path);
-}
-
 /* Read fd to its end into b, in one read when its size is known, or until
  * b holds more than cap bytes. 0, or -1 with errno set. */
 static int fd_read_all(int fd, struct buf *b, size_t cap)

@@ -37,14 +37,8 @@ int warn_count(void);
  * what is silenced is neither printed nor counted. */
 void diag_quiet(int quiet);
 
-/*
- * Tell fn about every file or folder that is read, or looked for, from now
- * on (NULL: stop). The readers below call input_note; so does code that
- * lists a folder or looks at a file itself. stamp.h notes a build's inputs
- * this way.
- */
-void util_on_input(void (*fn)(const char *path));
-void input_note(const char *path);
+/* The readers below note each file they read in inputs.h's set. */
+#include "base/inputs.h"
 
 /* Read a whole regular file of at most FILE_READ_CAP bytes; NUL-terminated,
  * length in *len. NULL with errno set (EISDIR, EINVAL for a FIFO or

@@ -20,89 +20,17 @@
  * it: its content is hashed too (git's racily clean entries). */
 #define STAMP_RACY_NS 2000000000LL
 
-/* The inputs noted so far: a set of paths, open addressing. */
-static struct {
-	char **slot;
-	size_t cap, n;
-	char *site;         /* "site/": paths under it are outputs */
-	size_t site_len;
-	int on;
-} in;
-
-static size_t path_hash(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-static void set_add(const char *path)
-{
-	if (in.n * 2 >= in.cap) {
-		size_t cap = in.cap ? 2 * in.cap : 256;
-		char **slot = xcalloc(cap, sizeof *slot);
-		for (size_t i = 0; i < in.cap; i++)
-			if (in.slot[i]) {
-				size_t k = path_hash(in.slot[i]) & (cap - 1);
-				while (slot[k])
-					k = (k + 1) & (cap - 1);
-				slot[k] = in.slot[i];
-			}
-		free(in.slot);
-		in.slot = slot;
-		in.cap = cap;
-	}
-	size_t k = path_hash(path) & (in.cap - 1);
-	while (in.slot[k]) {
-		if (!strcmp(in.slot[k], path))
-			return;
-		k = (k + 1) & (in.cap - 1);
-	}
-	in.slot[k] = xstrdup(path);
-	in.n++;
-}
-
-static void note(const char *path)
-{
-	if (!in.on || !path || !*path)
-		return;
-	if (!strncmp(path, "./", 2))
-		path += 2;
-	if (!strncmp(path, in.site, in.site_len))
-		return;
-	set_add(path);
-}
-
-static void set_clear(void)
-{
-	for (size_t i = 0; i < in.cap; i++)
-		free(in.slot[i]);
-	free(in.slot);
-	free(in.site);
-	memset(&in, 0, sizeof in);
-}
-
 void stamp_begin(const char *site)
 {
-	set_clear();
-	const char *s = strncmp(site, "./", 2) ? site : site + 2;
-	size_t len = strlen(s);
-	while (len > 1 && s[len - 1] == '/')
-		len--;
-	in.site = xasprintf("%.*s/", (int)len, s);
-	in.site_len = len + 1;
-	in.on = 1;
+	inputs_begin(site);
 	char *path = path_join(site, STAMP_FILE);
 	unlink(path);
 	free(path);
-	util_on_input(note);
 }
 
 void stamp_end(void)
 {
-	util_on_input(NULL);
-	set_clear();
+	inputs_end();
 }
 
 void stamp_key(int argc, char **argv, char out[33])
@@ -234,10 +162,8 @@ int stamp_write(const char *site, const char *key)
 	struct timespec t;
 	clock_gettime(CLOCK_REALTIME, &t);
 	long long now = ns_of(&t);
-	for (size_t i = 0; i < in.cap; i++) {
-		const char *p = in.slot[i];
-		if (!p)
-			continue;
+	const char *p;
+	for (size_t it = 0; (p = inputs_next(&it));) {
 		if (strchr(p, '\n'))
 			goto out;
 		struct stat st;
