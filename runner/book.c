@@ -185,6 +185,10 @@ int book_load(const char *dir, struct chapter_cache *cache, struct book *bk)
 			free(path);
 			continue;
 		}
+		if (path_check_inside(path) != 0) {
+			free(path);
+			continue;
+		}
 		struct chapter *ch = chapter_load_cached(path, cache);
 		free(path);
 		if (!chapter_name_ok(bk, ch)) {
