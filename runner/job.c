@@ -292,8 +292,12 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		free(log);
 		struct result_files f = {j->records, r->out, r->out_len,
 		                         {ptxas, sass, ncu}, listing};
-		if (bundle_commit(b, e->id, &f, meta) == 0)
+		if (bundle_commit(b, e->id, &f, meta) == 0) {
+			/* Its results are now those of its sources as they are. */
 			e->state = ST_FRESH;
+			free(e->why);
+			e->why = NULL;
+		}
 		else
 			exper_fail(e, xstrdup("its results could not be saved"));
 		free(listing);
