@@ -644,24 +644,39 @@ out:
 
 int path_resolve(const char *path, char **out, char **why)
 {
-	char root[PATH_MAX], real[PATH_MAX];
+	char root[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
 	*out = NULL;
 	*why = NULL;
 	if (!getcwd(root, sizeof root)) {
 		*why = xasprintf("cannot be looked at: %s", strerror(errno));
 		return -1;
 	}
-	char *written = path_canonical(root, path);
-	if (!realpath(path, real)) {
+	char *written = path_canonical(root, path), *name = NULL;
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	/* The folder is resolved; the file keeps its own name, so a symlink
+	 * pointed elsewhere later is seen under the name it was known by. */
+	char *folder = slash ? xstrndup(path, (size_t)(slash - path + 1))
+	                     : xstrdup(".");
+	int whole = !*base || !strcmp(base, ".") || !strcmp(base, "..");
+	if (!realpath(whole ? path : folder, dir) || !realpath(path, real)) {
 		*why = !written ? xstrdup("is outside the project")
 		       : errno == ENOENT || errno == ENOTDIR
 		           ? xstrdup("is not found")
 		           : xasprintf("cannot be looked at: %s", strerror(errno));
-	} else if (!(*out = path_canonical(root, real))) {
+		goto out;
+	}
+	name = whole ? xstrdup(dir) : xasprintf("%s/%s", dir, base);
+	char *in_real = path_canonical(root, real);
+	*out = in_real ? path_canonical(root, name) : NULL;
+	if (!*out)
 		*why = written ? xasprintf("is outside the project (it resolves to "
 		                           "%s)", real)
 		               : xstrdup("is outside the project");
-	}
+	free(in_real);
+out:
+	free(name);
+	free(folder);
 	free(written);
 	return *out ? 0 : -1;
 }

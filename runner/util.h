@@ -120,13 +120,16 @@ int mkdir_parents(const char *path);
  */
 char *path_canonical(const char *root, const char *path);
 /*
- * The one symlink rule. A file of the project is known by the canonical
- * path (path_canonical against the current folder, the project's root) of
- * the file it resolves to, symlinks followed: 0 with *out set. -1 with
- * *why set ("is not found", "is outside the project", "is outside the
- * project (it resolves to /etc/hostname)") when it does not exist or
- * resolves outside the project, however it was written. No report; the
- * caller frees *out and *why.
+ * The one symlink rule. A file of the project is known by its canonical
+ * path (path_canonical against the current folder, the project's root)
+ * with its folder resolved, symlinks followed, and its own name kept: a
+ * symlink kernels/a/c.h to ../common/c.h stays kernels/a/c.h, so what it
+ * points to is looked at again on every build; kernels/a/../common/c.h
+ * is kernels/common/c.h. 0 with *out set. -1 with *why set ("is not
+ * found", "is outside the project", "is outside the project (it resolves
+ * to /etc/hostname)") when it does not exist, or it or what it points to
+ * is outside the project, however it was written. No report; the caller
+ * frees *out and *why.
  */
 int path_resolve(const char *path, char **out, char **why);
 /*

@@ -186,14 +186,28 @@ TEST(test_path_resolve)
 	CHECK(path_resolve("k/a/../common/c.h", &out, &why) == 0);
 	CHECK_STR(out, "k/common/c.h");
 	free(out);
+	/* A symlinked file keeps its name; a symlinked folder is resolved. */
 	CHECK(path_resolve("k/a/in.h", &out, &why) == 0);
-	CHECK_STR(out, "k/common/c.h");
+	CHECK_STR(out, "k/a/in.h");
 	free(out);
 	char *abs = xasprintf("%s/k/a/in.h", proj);
 	CHECK(path_resolve(abs, &out, &why) == 0);
-	CHECK_STR(out, "k/common/c.h");
+	CHECK_STR(out, "k/a/in.h");
 	free(out);
 	free(abs);
+	CHECK(symlink("common", "k/b") == 0);
+	CHECK(path_resolve("k/b/c.h", &out, &why) == 0);
+	CHECK_STR(out, "k/common/c.h");
+	free(out);
+	CHECK(path_resolve("k/b/../a/./in.h", &out, &why) == 0);
+	CHECK_STR(out, "k/a/in.h");
+	free(out);
+	CHECK(path_resolve("k/b/", &out, &why) == 0);
+	CHECK_STR(out, "k/common");
+	free(out);
+	CHECK(path_resolve("k/b", &out, &why) == 0);
+	CHECK_STR(out, "k/b");
+	free(out);
 	CHECK(path_resolve("k/a/out.h", &out, &why) == -1 && out == NULL);
 	CHECK(why && strstr(why, "is outside the project (it resolves to ") &&
 	      strstr(why, "/outside.h)"));
