@@ -1,4 +1,4 @@
-# One symlink rule for chapters, sources, headers and templates: a file
+# One symlink rule for chapters, sources, headers, -I folders and templates: a file
 # that resolves inside the project is followed, and known by its own name;
 # one that resolves outside is refused, naming the file, with the same
 # error on every build. The project is proj/; what lies beside it is
@@ -75,6 +75,11 @@ cat >> chapters/01-a.md <<'MD'
 ```{experiment} s
 source: kernels/s/s.c
 ```
+
+```{experiment} i
+source: kernels/real/real.c
+flags: -I../outside -I/usr/include
+```
 MD
 msgs() { printf '%s\n' "$OUT" | grep 'outside the project' | sort; }
 for mode in "" --no-run ""; do
@@ -84,7 +89,9 @@ for mode in "" --no-run ""; do
 	expect_err "chapters/01-a.md:12: error: experiment 's': source 'kernels/s/s.c' is outside the project (it resolves to $out/s.c)"
 	expect_err "chapters/01-a.md:7: error: experiment 'h': header 'kernels/h/h.h' is outside the project (it resolves to $out/o.h)"
 	expect_err "templates/print.css: error: is outside the project (it resolves to $out/print.css)"
-	[ "$(msgs | wc -l)" = 4 ] || fail "not four errors, each once ($mode): $OUT"
+	expect_err "chapters/01-a.md:17: error: experiment 'i': include folder '../outside' is outside the project"
+	expect_no_err "'/usr/include'"
+	[ "$(msgs | wc -l)" = 5 ] || fail "not five errors, each once ($mode): $OUT"
 	[ -z "${first:-}" ] && first=$(msgs)
 	[ "$(msgs)" = "$first" ] || fail "the errors differ from the first build's ($mode): $(msgs)"
 	expect_no_file site/out.html
