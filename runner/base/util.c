@@ -490,45 +490,115 @@ char *file_read_regular(const char *path, size_t cap, size_t *len, char **why)
 	return buf_detach(&b);
 }
 
-char *path_normalize(const char *path)
+/*
+ * The components of path (modified in place) with "." and empty ones left
+ * out and "dir/.." taken out, in *parts. A ".." above the start is kept
+ * off the stack and counted in *above.
+ */
+static void path_parts(char *path, char ***parts, size_t *n, size_t *above)
 {
-	if (!path || !*path || path[0] == '/')
-		return NULL;
-	char *copy = xstrdup(path), *save = NULL;
-	char **parts = NULL;
-	size_t n = 0;
-	int bad = 0;
-	for (char *w = strtok_r(copy, "/", &save); w && !bad;
+	char *save = NULL;
+	*parts = NULL;
+	*n = *above = 0;
+	for (char *w = strtok_r(path, "/", &save); w;
 	     w = strtok_r(NULL, "/", &save)) {
 		if (!strcmp(w, "."))
 			continue;
 		if (!strcmp(w, "..")) {
-			if (!n)
-				bad = 1;
+			if (*n)
+				(*n)--;
 			else
-				n--;
+				(*above)++;
 			continue;
 		}
-		*ARRAY_PUSH(parts, n) = w;
+		*ARRAY_PUSH(*parts, *n) = w;
 	}
-	char *out = NULL;
-	if (!bad && n) {
-		struct buf b = BUF_INIT;
-		for (size_t i = 0; i < n; i++)
-			buf_printf(&b, "%s%s", i ? "/" : "", parts[i]);
-		out = buf_detach(&b);
+}
+
+char *path_canonical(const char *root, const char *path)
+{
+	if (!root || root[0] != '/' || !path || !*path)
+		return NULL;
+	char *rcopy = xstrdup(root), *copy = xstrdup(path), *out = NULL;
+	char **rparts = NULL, **parts = NULL;
+	size_t nr, n, rabove, above, skip = 0;
+	path_parts(rcopy, &rparts, &nr, &rabove);
+	path_parts(copy, &parts, &n, &above);
+	if (path[0] == '/') {
+		/* "/.." is "/": what climbs above the file system's root stays. */
+		if (n < nr)
+			goto out;
+		for (; skip < nr; skip++)
+			if (strcmp(parts[skip], rparts[skip]))
+				goto out;
+	} else if (above) {
+		goto out;
 	}
+	struct buf b = BUF_INIT;
+	for (size_t i = skip; i < n; i++)
+		buf_printf(&b, "%s%s", i > skip ? "/" : "", parts[i]);
+	out = b.len ? buf_detach(&b) : xstrdup(".");
+	buf_free(&b);
+out:
+	free(rparts);
 	free(parts);
+	free(rcopy);
 	free(copy);
 	return out;
 }
 
-/* Length of the valid UTF-8 sequence at p (at most len bytes), or 0. */
-int path_in_project(const char *path)
+int path_resolve(const char *path, char **out, char **why)
 {
-	char root[PATH_MAX], real[PATH_MAX];
-	if (path[0] == '/' || !getcwd(root, sizeof root) || !realpath(path, real))
+	char root[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+	*out = NULL;
+	*why = NULL;
+	if (!getcwd(root, sizeof root)) {
+		*why = xasprintf("cannot be looked at: %s", strerror(errno));
+		return -1;
+	}
+	char *written = path_canonical(root, path), *name = NULL;
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	/* The folder is resolved; the file keeps its own name, so a symlink
+	 * pointed elsewhere later is seen under the name it was known by. */
+	char *folder = slash ? xstrndup(path, (size_t)(slash - path + 1))
+	                     : xstrdup(".");
+	int whole = !*base || !strcmp(base, ".") || !strcmp(base, "..");
+	if (!realpath(whole ? path : folder, dir) || !realpath(path, real)) {
+		*why = !written ? xstrdup("is outside the project")
+		       : errno == ENOENT || errno == ENOTDIR
+		           ? xstrdup("is not found")
+		           : xasprintf("cannot be looked at: %s", strerror(errno));
+		goto out;
+	}
+	name = whole ? xstrdup(dir) : xasprintf("%s/%s", dir, base);
+	char *in_real = path_canonical(root, real);
+	*out = in_real ? path_canonical(root, name) : NULL;
+	if (!*out)
+		*why = written ? xasprintf("is outside the project (it resolves to "
+		                           "%s)", real)
+		               : xstrdup("is outside the project");
+	free(in_real);
+out:
+	free(name);
+	free(folder);
+	free(written);
+	return *out ? 0 : -1;
+}
+
+int path_check_inside(const char *path)
+{
+	char root[PATH_MAX];
+	if (!getcwd(root, sizeof root) || !file_exists(path))
 		return 0;
-	size_t n = strlen(root);
-	return !strncmp(real, root, n) && real[n] == '/';
+	char *written = path_canonical(root, path), *out = NULL, *why = NULL;
+	int rc = 0;
+	if (written && path_resolve(path, &out, &why) != 0) {
+		diag_at(path, 0, "%s; a file the book reads must be inside it", why);
+		rc = -1;
+	}
+	free(written);
+	free(out);
+	free(why);
+	return rc;
 }

@@ -186,6 +186,10 @@ int book_load(const char *dir, struct chapter_cache *cache, struct book *bk)
 			free(path);
 			continue;
 		}
+		if (path_check_inside(path) != 0) {
+			free(path);
+			continue;
+		}
 		struct chapter *ch = chapter_load_cached(path, cache);
 		free(path);
 		if (!chapter_name_ok(bk, ch)) {
@@ -248,6 +252,11 @@ void exper_build_free(struct exper *e)
 	argv_free(e->run_argv);
 	argv_free(e->env_words);
 	free(e->source_norm);
+	free(e->flags_norm);
+	argv_free(e->inputs);
 	e->why = e->compile_cmd = e->run_cmd = e->source_norm = NULL;
+	e->flags_norm = NULL;
+	e->inputs = NULL;
+	e->ninputs = 0;
 	e->compile_argv = e->run_argv = e->env_words = NULL;
 }

@@ -34,7 +34,7 @@ struct exper {
 	const char *source; /* the directive's; book_run makes it the
 	                     * normalized path (source_norm) */
 	const char *args;
-	const char *flags;
+	const char *flags;  /* the directive's; book_run makes it flags_norm */
 	const char *ncu;      /* metrics to read with Nsight Compute, or NULL */
 	const char *ncu_args; /* arguments for the profiled run, or NULL */
 	const char *env;      /* "NAME=value ..." for the program, or NULL */
@@ -53,6 +53,9 @@ struct exper {
 	char **run_argv;
 	char **env_words;   /* "NAME=value" */
 	char *source_norm;  /* "kernels/a/../b/b.cu" -> "kernels/b/b.cu" */
+	char *flags_norm;   /* flags with each -I folder made canonical */
+	char **inputs;      /* what its compile read (key.h), NULL-terminated */
+	size_t ninputs;
 	char key[33];
 	char source_key[33];
 	double seconds;

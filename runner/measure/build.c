@@ -6,9 +6,12 @@
  * GPUs), machine.c (machine.json).
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "book/book.h"
 #include "measure/build.h"
@@ -41,9 +44,69 @@ static int wants_rerun(const struct exper *e, const struct run_opts *o)
 }
 
 /*
+ * e's flags with each -I folder made canonical ("-Ikernels/a/../common"
+ * is "-Ikernels/common"; an absolute one inside the project is made
+ * relative, one elsewhere, a library's, stays as it is). A relative folder
+ * that leaves the project, or one that resolves outside it, is refused: 0,
+ * or -1 with e failed and the problem reported at its line.
+ */
+static int exper_flags(struct exper *e)
+{
+	if (!e->flags || !strstr(e->flags, "-I"))
+		return 0;
+	char root[PATH_MAX];
+	if (!getcwd(root, sizeof root)) {
+		diag_at(e->ch->path, dir_opt_line(e->dir, "flags"), "experiment "
+		        "'%s': the project folder cannot be named: %s", e->id,
+		        strerror(errno));
+		exper_fail(e, xstrdup("the project folder cannot be named"));
+		return -1;
+	}
+	size_t n = 0;
+	char **w = argv_split(e->flags, &n);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		int apart = !strcmp(w[i], "-I") && i + 1 < n;
+		if (strncmp(w[i], "-I", 2) || (!w[i][2] && !apart))
+			continue;
+		char **slot = apart ? &w[++i] : &w[i];
+		const char *dir = apart ? *slot : *slot + 2;
+		char *canon = path_canonical(root, dir), *why = NULL;
+		if (!canon && dir[0] == '/')
+			continue;
+		if (!canon)
+			why = xstrdup("is outside the project");
+		else if (file_exists(canon)) {
+			free(canon);
+			path_resolve(dir, &canon, &why);
+		}
+		if (why) {
+			diag_at(e->ch->path, dir_opt_line(e->dir, "flags"), "experiment "
+			        "'%s': include folder '%s' %s", e->id, dir, why);
+			exper_fail(e, xasprintf("include folder '%s' %s", dir, why));
+			free(why);
+			rc = -1;
+			continue;
+		}
+		char *word = apart ? canon : xasprintf("-I%s", canon);
+		if (!apart)
+			free(canon);
+		free(*slot);
+		*slot = word;
+	}
+	if (!rc) {
+		e->flags_norm = argv_join(w);
+		e->flags = e->flags_norm;
+	}
+	argv_free(w);
+	return rc;
+}
+
+/*
  * The options the chapter parser passed as numbers, held to their limits,
- * and the source: a regular file inside the project, by a normalized
- * path. 0, or -1 with e failed and the problem reported at its line.
+ * the source (a regular file inside the project, by its canonical path;
+ * util.h, path_resolve) and the -I folders of its flags. 0, or -1 with e
+ * failed and the problem reported at its line.
  */
 static int exper_check(struct exper *e, const struct run_opts *o)
 {
@@ -68,27 +131,21 @@ static int exper_check(struct exper *e, const struct run_opts *o)
 	}
 	e->timeout = t ? secs : 0;
 
-	const char *what = NULL;
-	char *norm = path_normalize(e->source);
-	if (!norm)
-		what = "outside the project; experiments must live inside it";
-	else if (!file_exists(norm))
-		what = "not found";
-	else if (!path_in_project(norm))
-		what = "outside the project; experiments must live inside it";
-	else if (!file_is_regular(norm))
-		what = "not a regular file";
-	if (what) {
+	char *norm = NULL, *why = NULL;
+	if (path_resolve(e->source, &norm, &why) == 0 && !file_is_regular(norm))
+		why = xstrdup("is not a regular file");
+	if (why) {
 		diag_at(e->ch->path, dir_opt_line(e->dir, "source"),
-		        "experiment '%s': source '%s' is %s", e->id, e->source, what);
-		exper_fail(e, xasprintf("source '%s' is %s", e->source, what));
+		        "experiment '%s': source '%s' %s", e->id, e->source, why);
+		exper_fail(e, xasprintf("source '%s' %s", e->source, why));
 		free(norm);
+		free(why);
 		return -1;
 	}
 	e->source_norm = norm;
 	e->source = norm;
 	e->source_ok = 1;
-	return 0;
+	return exper_flags(e);
 }
 
 /* The commands shown: under --no-run, those the results were made with. */
@@ -110,20 +167,11 @@ static void exper_commands(struct exper *e, const struct exp_result *r,
 	}
 }
 
-/* Should e run in this build? Sets its state and why either way. */
-static int exper_plan(struct exper *e, struct bundle *b, const struct toolchain *tc,
-                      const struct run_opts *o)
+/* The state of e from its recorded results, and whether to run it. */
+static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *r,
+                    const struct toolchain *tc, const struct run_opts *o)
 {
 	int building = o->run || o->compile_only;
-	/* Only a build that may run it asks whether its records are sound. */
-	struct exp_result *r = building ? bundle_get(b, e->id)
-	                                : bundle_get_meta(b, e->id);
-	size_t n;
-	char **inputs = key_inputs(e, b, r, &n);
-	key_compute(e, building ? tc : NULL, inputs, n);
-	argv_free(inputs);
-	exper_commands(e, r, tc, !building);
-
 	const char *old_key = meta_str(r->meta, "key");
 	const char *old_src = meta_str(r->meta, "source_key");
 	e->state = r->meta ? ST_RECORDED : ST_MISSING;
@@ -155,6 +203,34 @@ static int exper_plan(struct exper *e, struct bundle *b, const struct toolchain 
 		return 0;
 	}
 	return 1;
+}
+
+/* Should e run in this build? Sets its state and why either way. */
+static int exper_plan(struct exper *e, struct bundle *b, const struct toolchain *tc,
+                      const struct run_opts *o)
+{
+	int building = o->run || o->compile_only;
+	/* Only a build that may run it asks whether its records are sound. */
+	struct exp_result *r = building ? bundle_get(b, e->id)
+	                                : bundle_get_meta(b, e->id);
+	size_t n;
+	char *escaped = NULL;
+	char **inputs = key_inputs(e, b, r, &n, &escaped);
+	key_compute(e, building ? tc : NULL, inputs, n);
+	argv_free(inputs);
+	exper_commands(e, r, tc, !building);
+	int go = exper_go(e, b, r, tc, o);
+	/* A header that now resolves outside the project: the compile that
+	 * follows finds it again, if it is still included, and says so. */
+	if (escaped && !go) {
+		(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
+		        "experiment '%s': %s", e->id, escaped);
+		free(e->why);
+		e->why = escaped;
+		escaped = NULL;
+	}
+	free(escaped);
+	return go;
 }
 
 /* Records that are malformed and were not measured again are an error of

@@ -8,13 +8,17 @@
 
 #include "measure/command.h"
 #include "base/exec.h"
+#include "measure/key.h"
 #include "base/util.h"
 
+/* Report e's failure at its directive, with the compiler's log when there
+ * is one, and keep it in the bundle beside the good results. */
 static void compile_failed(struct bundle *b, struct exper *e, const char *log,
                            const char *why)
 {
 	char *why_text = NULL;
-	char *text = file_read_regular(log, RESULTS_OUTPUT_CAP, NULL, &why_text);
+	char *text = log ? file_read_regular(log, RESULTS_OUTPUT_CAP, NULL,
+	                                     &why_text) : NULL;
 	free(why_text);
 	char *safe = text ? text_make_safe(text, strlen(text), NULL) : NULL;
 	const char *shown = safe ? safe : text ? text : "";
@@ -30,13 +34,45 @@ static void compile_failed(struct bundle *b, struct exper *e, const char *log,
 		cJSON_AddItemToArray(argv, cJSON_CreateString(*a));
 	cJSON_AddStringToObject(info, "output", shown);
 	cJSON_AddStringToObject(info, "date", date);
-	(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
-	        "experiment '%s': %s %s:\n%s", e->id, e->source, why, shown);
+	if (log)
+		(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
+		        "experiment '%s': %s %s:\n%s", e->id, e->source, why, shown);
+	else
+		(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
+		        "experiment '%s': %s", e->id, why);
 	free(text);
 	free(safe);
 	bundle_fail(b, e->id, info);
 	exper_fail(e, xstrdup(!strcmp(why, "failed to compile") ? "compile error"
 	                                                        : why));
+}
+
+/*
+ * The files e was built from, from the compiler's dependency file, into
+ * e->inputs (the source alone when it wrote none). A header outside the
+ * project fails e: the same error on every build, until it is fixed.
+ */
+static void compile_inputs(struct bundle *b, struct exper *e)
+{
+	char *dep = command_deps(e), *why = NULL;
+	size_t n = 0;
+	char **inputs = key_deps_read(dep, &n, &why);
+	free(dep);
+	if (why) {
+		compile_failed(b, e, NULL, why);
+		free(why);
+		return;
+	}
+	if (!n) {
+		argv_free(inputs);
+		inputs = NULL;
+		*ARRAY_PUSH(inputs, n) = xstrdup(e->source);
+		*ARRAY_PUSH(inputs, n) = NULL;
+		n--;
+	}
+	argv_free(e->inputs);
+	e->inputs = inputs;
+	e->ninputs = n;
 }
 
 void compile_all(struct exper **todo, size_t n, struct bundle *b,
@@ -86,6 +122,8 @@ void compile_all(struct exper **todo, size_t n, struct bundle *b,
 		}
 		else if (!WIFEXITED(p->status) || WEXITSTATUS(p->status) != 0)
 			compile_failed(b, e, log, "failed to compile");
+		else
+			compile_inputs(b, e);
 		free(log);
 		exec_proc_close(p);
 		running--;

@@ -154,7 +154,7 @@ static void sass_record(const struct exper *e, const struct toolchain *tc,
  */
 struct job {
 	struct exper *e;
-	char *tmpdir, *rec_path, *env_rec, *dep;
+	char *tmpdir, *rec_path, *env_rec;
 	char **vars, **env, **argv;
 	double timeout;
 	int nruns, ran, ok, rec_bad, rec_unread, unstarted, done;
@@ -182,7 +182,6 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 	j->tmpdir = bundle_scratch_dir(b);
 	j->rec_path = xasprintf("%s/%s.jsonl", j->tmpdir, e->id);
 	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path);
-	j->dep = command_deps(e);
 	j->vars = command_env(e);
 	while (j->vars[nvars])
 		nvars++;
@@ -220,7 +219,6 @@ static void job_free(struct job *j)
 	argv_free(j->argv);
 	argv_free(j->vars);
 	free(j->env);
-	free(j->dep);
 	free(j->env_rec);
 	free(j->rec_path);
 	free(j->tmpdir);
@@ -262,10 +260,10 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 	}
 	r->seconds = j->seconds;
 
-	inputs = key_deps_read(j->dep, &ninputs);
-	if (!ninputs) {
-		free(inputs);
-		inputs = NULL;
+	if (e->inputs) {
+		inputs = e->inputs;
+		ninputs = e->ninputs;
+	} else {
 		*ARRAY_PUSH(inputs, ninputs) = xstrdup(e->source);
 		*ARRAY_PUSH(inputs, ninputs) = NULL;
 		ninputs--;
@@ -294,8 +292,12 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		free(log);
 		struct result_files f = {j->records, r->out, r->out_len,
 		                         {ptxas, sass, ncu}, listing};
-		if (bundle_commit(b, e->id, &f, meta) == 0)
+		if (bundle_commit(b, e->id, &f, meta) == 0) {
+			/* Its results are now those of its sources as they are. */
 			e->state = ST_FRESH;
+			free(e->why);
+			e->why = NULL;
+		}
 		else
 			exper_fail(e, xstrdup("its results could not be saved"));
 		free(listing);
@@ -334,7 +336,8 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		fprintf(stderr, "[%5.1fs] %s%s %s in %.1f s%s\n", now_seconds() - t0,
 		        j->who, e->id, j->ok ? "done" : "FAILED", j->seconds, runs);
 	}
-	argv_free(inputs);
+	if (inputs != e->inputs)
+		argv_free(inputs);
 }
 
 /* Take the job's next run, in a process of its own; the first failure

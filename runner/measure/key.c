@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "measure/key.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,24 +12,47 @@
 #include "base/exec.h"
 #include "base/util.h"
 
-char **key_deps_read(const char *path, size_t *n)
+/*
+ * What the project knows an entry of a dependency file or of a meta's
+ * inputs by: 0 with *out its canonical in-project path; 1 for a file
+ * outside the project by an absolute path (a system or toolkit header); -1
+ * with *why the problem ("header 'x' is outside the project ...").
+ */
+static int key_input_resolve(const char *root, const char *w, char **out,
+                             char **why)
 {
-	char *why = NULL;
-	char *text = file_read_regular(path, KEY_INPUT_CAP, NULL, &why);
+	char *written = path_canonical(root, w), *reason = NULL;
+	int rc = path_resolve(w, out, &reason);
+	if (rc != 0 && w[0] == '/' && !written)
+		rc = 1;
+	else if (rc != 0)
+		*why = xasprintf("header '%s' %s", written ? written : w, reason);
+	free(reason);
+	free(written);
+	return rc;
+}
+
+char **key_deps_read(const char *path, size_t *n, char **why)
+{
+	char *text = file_read_regular(path, KEY_INPUT_CAP, NULL, why);
 	char **files = NULL;
+	char root[PATH_MAX];
 	*n = 0;
-	free(why);
-	if (!text)
+	if (!text) {
+		free(*why);
+		*why = NULL;
 		return NULL;
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		cwd[0] = '\0';
-	size_t ncwd = strlen(cwd);
+	}
+	if (!getcwd(root, sizeof root)) {
+		*why = xasprintf("the project folder cannot be named: %s",
+		                 strerror(errno));
+		goto out;
+	}
 	for (char *p = text; *p; p++)
 		if (*p == '\\' && (p[1] == '\n' || p[1] == '\r'))
 			*p = ' ';
 	char *save = NULL;
-	for (char *w = strtok_r(text, " \t\r\n", &save); w;
+	for (char *w = strtok_r(text, " \t\r\n", &save); w && !*why;
 	     w = strtok_r(NULL, " \t\r\n", &save)) {
 		size_t len = strlen(w);
 		if (!strcmp(w, ":") && *n) {
@@ -38,28 +62,40 @@ char **key_deps_read(const char *path, size_t *n)
 		}
 		if (w[len - 1] == ':')
 			continue;
-		if (w[0] == '/') {
-			if (!ncwd || strncmp(w, cwd, ncwd) || w[ncwd] != '/')
-				continue;
-			w += ncwd + 1;
-		}
+		char *canon = NULL;
+		if (key_input_resolve(root, w, &canon, why) != 0)
+			continue;
 		int seen = 0;
 		for (size_t i = 0; i < *n; i++)
-			seen |= !strcmp(files[i], w);
-		if (!seen)
-			*ARRAY_PUSH(files, *n) = xstrdup(w);
+			seen |= !strcmp(files[i], canon);
+		if (seen)
+			free(canon);
+		else
+			*ARRAY_PUSH(files, *n) = canon;
 	}
+out:
 	free(text);
+	if (*why) {
+		for (size_t i = 0; i < *n; i++)
+			free(files[i]);
+		free(files);
+		*n = 0;
+		return NULL;
+	}
 	*ARRAY_PUSH(files, *n) = NULL;
 	(*n)--;
 	return files;
 }
 
 char **key_inputs(const struct exper *e, const struct bundle *b,
-                  const struct exp_result *r, size_t *n)
+                  const struct exp_result *r, size_t *n, char **escaped)
 {
 	char **files = NULL;
+	char root[PATH_MAX];
 	*n = 0;
+	*escaped = NULL;
+	if (!getcwd(root, sizeof root))
+		root[0] = '\0';
 	const cJSON *in = r->meta ? cJSON_GetObjectItem(r->meta, "inputs") : NULL;
 	const cJSON *f;
 	char *meta_path = NULL;
@@ -67,21 +103,33 @@ char **key_inputs(const struct exper *e, const struct bundle *b,
 	{
 		if (!cJSON_IsString(f))
 			continue;
-		char *norm = path_normalize(f->valuestring);
-		const char *why = !norm                  ? "is not a path inside the project"
-		                  : !file_exists(norm)   ? NULL
-		                  : !path_in_project(norm)   ? "is outside the project"
-		                  : !file_is_regular(norm) ? "is not a regular file"
-		                                          : NULL;
-		if (why) {
+		char *canon = path_canonical(root, f->valuestring), *why = NULL;
+		const char *bad = !canon ? "is not a path inside the project" : NULL;
+		if (canon && file_exists(canon)) {
+			char *real = NULL;
+			if (key_input_resolve(root, canon, &real, &why) != 0) {
+				/* Reported where the experiment is (key.h). */
+				if (!*escaped)
+					*escaped = why;
+				else
+					free(why);
+				free(canon);
+				continue;
+			}
+			free(canon);
+			canon = real;
+			if (!file_is_regular(canon))
+				bad = "is not a regular file";
+		}
+		if (bad) {
 			if (!meta_path)
 				meta_path = bundle_path(b, e->id, BF_META);
 			diag_at(meta_path, 0, "input '%s' %s; it is not read (experiment "
-			        "'%s' will run again)", f->valuestring, why, e->id);
-			free(norm);
+			        "'%s' will run again)", f->valuestring, bad, e->id);
+			free(canon);
 			continue;
 		}
-		*ARRAY_PUSH(files, *n) = norm;
+		*ARRAY_PUSH(files, *n) = canon;
 	}
 	free(meta_path);
 	if (!*n)

@@ -8,10 +8,15 @@
  * words, the number of runs, the compiler's version and the GPU (name,
  * UUID, driver). Results whose meta holds the same key are up to date.
  *
- * Inputs are regular files inside the project, read with a cap of
- * KEY_INPUT_CAP bytes: an entry that is absolute, climbs out with "..",
- * or names a folder, FIFO or device is refused (reported at the meta
- * file) and never opened for reading.
+ * Inputs are regular files inside the project, each known by its
+ * canonical in-project path (util.h, path_resolve: "kernels/a/../c/c.h"
+ * is "kernels/c/c.h", a symlink is known by what it resolves to), read
+ * with a cap of KEY_INPUT_CAP bytes. Headers outside the project by an
+ * absolute path (the system's, the CUDA toolkit's) are not inputs. A
+ * meta's entry that is absolute or climbs out with "..", or names a
+ * folder, FIFO or device, is refused (reported at the meta file) and never
+ * opened for reading; one inside the project that resolves outside it is
+ * refused and reported at the experiment's directive (build.c, compile.c).
  */
 #ifndef LB_KEY_H
 #define LB_KEY_H
@@ -27,14 +32,25 @@
 /*
  * The inputs of e: those of its last build (r's meta), checked as above,
  * else its source. NULL-terminated (caller frees with argv_free); count in
- * *n.
+ * *n. An input that now resolves outside the project is left out, and the
+ * first such one is described in *escaped ("header 'x' is outside the
+ * project (it resolves to ...)"; caller frees; NULL when none) for the
+ * caller to report at the experiment's directive.
  */
 char **key_inputs(const struct exper *e, const struct bundle *b,
-                  const struct exp_result *r, size_t *n);
+                  const struct exp_result *r, size_t *n, char **escaped);
 
-/* The project files a make-style dependency file lists (nvcc -MD), NULL-
- * terminated; NULL when the file cannot be read. */
-char **key_deps_read(const char *path, size_t *n);
+/*
+ * The project files a make-style dependency file lists (-MD), each by its
+ * canonical in-project path, without repeats, the system's headers left
+ * out: NULL-terminated (caller frees with argv_free), count in *n; NULL
+ * when the file cannot be read (the compiler wrote none). NULL with *why
+ * set (caller frees; no report) when a file it lists is outside the
+ * project by a relative path or resolves outside it through a symlink:
+ * "header 'kernels/c/c.h' is outside the project (it resolves to
+ * /tmp/c.h)".
+ */
+char **key_deps_read(const char *path, size_t *n, char **why);
 
 /* Fill e->source_key from inputs, and e->key unless tc is NULL (a render
  * that runs nothing has no compiler to key on: e->key is then ""). */

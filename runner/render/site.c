@@ -210,7 +210,10 @@ static int copy_assets(const struct site_ctx *s)
 	for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
 		char *src = path_join(o->templates, assets[i]);
 		dst = path_join(o->dir, assets[i]);
-		rc |= copy_if_changed(src, dst, &dummy);
+		if (path_check_inside(src) != 0)
+			rc = -1;
+		else
+			rc |= copy_if_changed(src, dst, &dummy);
 		free(src);
 		free(dst);
 	}
@@ -431,6 +434,10 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	memset(st, 0, sizeof *st);
 	site_mark_outdated(bk, b);
 	char *tpath = path_join(o->templates, "page.html");
+	if (path_check_inside(tpath) != 0) {
+		free(tpath);
+		return -1;
+	}
 	char *tmpl = file_read(tpath, NULL);
 	if (!tmpl) {
 		diag("cannot read the page template %s: %s", tpath, strerror(errno));

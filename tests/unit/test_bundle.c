@@ -47,18 +47,6 @@ TEST(test_parse_numbers)
 	CHECK_STR(plural(0), "s");
 }
 
-TEST(test_path_normalize)
-{
-	char *p = path_normalize("kernels/../kernels/a/./a.cu");
-	CHECK_STR(p, "kernels/a/a.cu");
-	free(p);
-	CHECK(path_normalize("../a.cu") == NULL);
-	CHECK(path_normalize("a/../../b") == NULL);
-	CHECK(path_normalize("/etc/passwd") == NULL);
-	CHECK(path_normalize("") == NULL);
-	CHECK(path_normalize("a/..") == NULL);
-}
-
 TEST(test_array_grow)
 {
 	int *xs = NULL;
@@ -205,7 +193,6 @@ TEST(test_machine_check)
 TEST_MAIN({
 	RUN(test_text_make_safe);
 	RUN(test_parse_numbers);
-	RUN(test_path_normalize);
 	RUN(test_array_grow);
 	RUN(test_records_bytes);
 	RUN(test_meta_load);
