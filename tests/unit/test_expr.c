@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "book/expr.h"
+#include "book/format.h"
 #include "test.h"
 #include "base/util.h"
 
