@@ -36,6 +36,7 @@ int ref_machine(struct bundle *b, const char *field, struct eval_facts *facts,
 		                 b->machine ? "" : " (there is no machine.json)");
 		return -1;
 	}
+	value_free(out);
 	value_from_cell(v, out);
 	return 0;
 }

@@ -30,8 +30,8 @@ struct eval_facts {
 	const char *partial_id;
 };
 
-/* The value of machine.FIELD into *out (overwritten, not freed): a
- * number, string or truth value of machine.json. Notes in facts whether
+/* The value of machine.FIELD into *out (what it held is freed): a number,
+ * string or truth value of machine.json. Notes in facts whether
  * machine.json is outdated. */
 int ref_machine(struct bundle *b, const char *field, struct eval_facts *facts,
                 struct value *out, char **err);
