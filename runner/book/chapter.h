@@ -17,9 +17,9 @@
  * never in code spans, indented code or fences. One where a value cannot
  * go (a link destination, an image URL, raw HTML) is an error.
  *
- * Only chapter.c sees cmark. Errors in the chapter are reported with the
- * chapter's path and line (diag_at) and kept on the structure, so the page
- * can show them where they happened.
+ * Only chapter_parse.c sees cmark. Errors in the chapter are reported with
+ * the chapter's path and line (diag_at) and kept on the structure, so the
+ * page can show them where they happened.
  */
 #ifndef LB_CHAPTER_H
 #define LB_CHAPTER_H
@@ -103,10 +103,18 @@ struct chapter *chapter_load(const char *path);
  */
 struct chapter *chapter_parse_text(const char *path, const char *src,
                                    size_t len);
+void chapter_free(struct chapter *ch);
+
+/*
+ * chapter_parse.c: the Markdown src (len bytes, its controls already shown
+ * as pictures: source_make_safe) parsed with cmark-gfm into the plan of
+ * ch, a chapter with nothing parsed yet. Problems are reported and kept on
+ * ch, as chapter_load's are.
+ */
+void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len);
 /* Give back the memory parsing keeps for the next chapter; for when no
  * chapter is being parsed (the end of a build). */
 void chapter_memory_release(void);
-void chapter_free(struct chapter *ch);
 
 /*
  * Plans kept between builds (chapter_cache.c), in a file of the site

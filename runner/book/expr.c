@@ -1,8 +1,8 @@
 /*
- * expr.c - reading an expression: its tokens, the values the grammar
- * passes between its rules, the conditions of a filter, and the grammar
- * itself, from || down to a primary (expr.h). What a name in it stands for,
- * a reference or a function, is expr_names.c's.
+ * expr.c - reading an expression: its tokens, the conditions of a filter,
+ * and the grammar, from || down to a primary (expr.h). A reference or a
+ * call is read here, its conditions or arguments parsed, and then given its
+ * value by expr_func.c; the values themselves are expr_value.c's.
  */
 #include "book/expr.h"
 
@@ -13,34 +13,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/expr_parse.h"
+#include "base/buf.h"
 #include "base/util.h"
 
-enum op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
-
-struct cond {
-	char *field;
-	enum op op;
-	struct value rhs; /* a number or a string */
+/* One parse: the first message kept in err (expr_fail). */
+struct parser {
+	const char *s;
+	size_t pos;
+	struct bundle *b;
+	char *err;
+	int words; /* bare words are strings (filter values, field names) */
+	int depth; /* of nesting, bounded so that the stack is */
+	struct eval_facts facts;
 };
 
 /* Deeper than any expression a person writes; far from the stack's end. */
 #define MAX_DEPTH 200
 
 static int parse_add(struct parser *p, struct value *out);
+static int expr_parse_expr(struct parser *p, struct value *out);
 
-void value_free(struct value *v)
-{
-	if (!v)
-		return;
-	free(v->str);
-	free(v->col.rows);
-	free(v->col.field);
-	free(v->col.expr);
-	memset(v, 0, sizeof *v);
-}
+/* Keep the message as p->err unless one is kept already; returns -1. */
+static int expr_fail(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-int expr_fail(struct parser *p, const char *fmt, ...)
+static int expr_fail(struct parser *p, const char *fmt, ...)
 {
 	if (p->err)
 		return -1;
@@ -53,13 +50,23 @@ int expr_fail(struct parser *p, const char *fmt, ...)
 	return -1;
 }
 
+/* Keep err, the message of a step that failed, as expr_fail does; frees
+ * it and returns -1. */
+static int fail_with(struct parser *p, char *err)
+{
+	expr_fail(p, "%s", err);
+	free(err);
+	return -1;
+}
+
 static void skip(struct parser *p)
 {
 	while (isspace((unsigned char)p->s[p->pos]))
 		p->pos++;
 }
 
-int expr_accept(struct parser *p, const char *tok)
+/* Skip spaces, then take tok if the text goes on with it: 1, else 0. */
+static int expr_accept(struct parser *p, const char *tok)
 {
 	skip(p);
 	size_t n = strlen(tok);
@@ -69,7 +76,9 @@ int expr_accept(struct parser *p, const char *tok)
 	return 1;
 }
 
-char *expr_ident(struct parser *p)
+/* After spaces, a name (a letter or '_', then letters, digits and '_'),
+ * taken from the text; NULL when none starts there. Caller frees. */
+static char *expr_ident(struct parser *p)
 {
 	skip(p);
 	size_t start = p->pos;
@@ -81,123 +90,32 @@ char *expr_ident(struct parser *p)
 	return xstrndup(s + start, p->pos - start);
 }
 
-void expr_set_num(struct value *v, double x)
+static int expr_set_finite(struct parser *p, struct value *v, double x,
+                      const char *what)
 {
-	value_free(v);
-	v->type = VAL_NUM;
-	v->num = x;
-}
-
-/*
- * A number that an operator or function made: one that is not finite
- * (x/0, log2(0), sqrt(-1), 1e400) is an error, never a value in the page
- * nor a claim that holds.
- */
-int expr_set_finite(struct parser *p, struct value *v, double x,
-                    const char *what)
-{
-	if (!isfinite(x))
-		return expr_fail(p, "%s is not a finite number (%s)", what,
-		                 isnan(x) ? "undefined" : "infinite");
-	expr_set_num(v, x);
-	return 0;
-}
-
-static void set_bool(struct value *v, int x)
-{
-	value_free(v);
-	v->type = VAL_BOOL;
-	v->num = x ? 1 : 0;
-}
-
-static const char *type_name(enum val_type t)
-{
-	switch (t) {
-	case VAL_NUM: return "a number";
-	case VAL_STR: return "a string";
-	case VAL_BOOL: return "a truth value";
-	case VAL_COL: return "a column";
-	default: return "nothing";
-	}
-}
-
-/* A cell's value as a scalar value. */
-void expr_cell_value(const cJSON *cell, struct value *out)
-{
-	memset(out, 0, sizeof *out);
-	if (cJSON_IsNumber(cell)) {
-		out->type = VAL_NUM;
-		out->num = cell->valuedouble;
-	} else if (cJSON_IsBool(cell)) {
-		out->type = VAL_BOOL;
-		out->num = cJSON_IsTrue(cell);
-	} else if (cJSON_IsString(cell)) {
-		out->type = VAL_STR;
-		out->str = xstrdup(cell->valuestring);
-	}
-}
-
-int value_scalar(struct value *v, char **err)
-{
-	if (v->type != VAL_COL)
-		return 0;
-	if (v->col.n != 1) {
-		*err = v->col.n ? xasprintf("%s selects %zu records where one value "
-		                            "is needed; use max(), min(), mean(), "
-		                            "first() or a narrower [filter]",
-		                            v->col.expr, v->col.n)
-		                : xasprintf("%s selects no records", v->col.expr);
-		return -1;
-	}
-	struct value s;
-	expr_cell_value(
-	    cJSON_GetObjectItemCaseSensitive(v->col.rows[0], v->col.field), &s);
-	value_free(v);
-	*v = s;
-	return 0;
+	char *err = NULL;
+	return value_set_finite(v, x, what, &err) != 0 ? fail_with(p, err) : 0;
 }
 
 static int scalar(struct parser *p, struct value *v)
 {
 	char *err = NULL;
-	if (value_scalar(v, &err) != 0) {
-		expr_fail(p, "%s", err);
-		free(err);
-		return -1;
-	}
-	return 0;
+	return value_scalar(v, &err) != 0 ? fail_with(p, err) : 0;
 }
 
-int expr_number(struct parser *p, struct value *v, const char *what)
+static int expr_number(struct parser *p, struct value *v, const char *what)
 {
-	if (scalar(p, v) != 0)
-		return -1;
-	if (v->type == VAL_NUM || v->type == VAL_BOOL)
-		return 0;
-	return expr_fail(p, "%s needs a number, not %s%s%s%s", what,
-	                 type_name(v->type), v->str ? " ('" : "",
-	                 v->str ? v->str : "", v->str ? "')" : "");
-}
-
-int row_number(const cJSON *row, const char *field, double *out)
-{
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(row, field);
-	if (cJSON_IsNumber(c))
-		*out = c->valuedouble;
-	else if (cJSON_IsBool(c))
-		*out = cJSON_IsTrue(c);
-	else
-		return 0;
-	return 1;
+	char *err = NULL;
+	return value_number(v, what, &err) != 0 ? fail_with(p, err) : 0;
 }
 
 /* ---- filters ------------------------------------------------------------ */
 
-static int parse_op(struct parser *p, enum op *op)
+static int parse_op(struct parser *p, enum cmp_op *op)
 {
 	static const struct {
 		const char *tok;
-		enum op op;
+		enum cmp_op op;
 	} ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE},
 	           {"=", OP_EQ},  {"<", OP_LT},  {">", OP_GT}};
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
@@ -209,93 +127,45 @@ static int parse_op(struct parser *p, enum op *op)
 	                 p->pos + 1);
 }
 
-int expr_parse_conds(struct parser *p, struct filter *f, const char *end)
+/* One condition, field op value, into f. */
+static int parse_cond(struct parser *p, struct filter *f)
+{
+	char *field = expr_ident(p);
+	if (!field)
+		return expr_fail(p, "expected a field name at column %zu", p->pos + 1);
+	enum cmp_op op;
+	struct value rhs = {0};
+	int rc = -1;
+	if (parse_op(p, &op) != 0)
+		goto out;
+	int words = p->words;
+	p->words = 1;
+	rc = parse_add(p, &rhs);
+	p->words = words;
+	if (rc != 0 || (rc = scalar(p, &rhs)) != 0)
+		goto out;
+	filter_add(f, field, op, &rhs);
+	field = NULL;
+out:
+	free(field);
+	value_free(&rhs);
+	return rc;
+}
+
+/* Conditions ("view=sm, ilp>=2") into f, up to and taking end (NULL: the
+ * end of the text). On failure f may hold some; filter_free frees them. */
+static int expr_parse_conds(struct parser *p, struct filter *f, const char *end)
 {
 	do {
 		skip(p);
 		if (end && expr_accept(p, end))
 			return 0;
-		char *field = expr_ident(p);
-		if (!field)
-			return expr_fail(p, "expected a field name at column %zu",
-			                 p->pos + 1);
-		struct cond *c = ARRAY_PUSH(f->conds, f->n);
-		memset(c, 0, sizeof *c);
-		c->field = field;
-		if (parse_op(p, &c->op) != 0)
+		if (parse_cond(p, f) != 0)
 			return -1;
-		int words = p->words;
-		p->words = 1;
-		int rc = parse_add(p, &c->rhs);
-		p->words = words;
-		if (rc != 0 || scalar(p, &c->rhs) != 0)
-			return -1;
-		if (c->rhs.type == VAL_BOOL)
-			c->rhs.type = VAL_NUM;
 	} while (expr_accept(p, ","));
 	if (end && !expr_accept(p, end))
 		return expr_fail(p, "expected '%s' at column %zu", end, p->pos + 1);
 	return 0;
-}
-
-static int compare(double a, double b, enum op op)
-{
-	switch (op) {
-	case OP_EQ: return a == b;
-	case OP_NE: return a != b;
-	case OP_LT: return a < b;
-	case OP_LE: return a <= b;
-	case OP_GT: return a > b;
-	case OP_GE: return a >= b;
-	}
-	return 0;
-}
-
-static int cond_match(const struct cond *c, const cJSON *row)
-{
-	const cJSON *cell = cJSON_GetObjectItemCaseSensitive(row, c->field);
-	if (!cell)
-		return 0;
-	double x;
-	if (c->rhs.type == VAL_NUM && row_number(row, c->field, &x))
-		return compare(x, c->rhs.num, c->op);
-	char num[64];
-	const char *a, *b;
-	if (cJSON_IsString(cell)) {
-		a = cell->valuestring;
-	} else if (row_number(row, c->field, &x)) {
-		snprintf(num, sizeof num, "%.15g", x);
-		a = num;
-	} else {
-		return 0;
-	}
-	char rhs[64];
-	if (c->rhs.type == VAL_NUM) {
-		snprintf(rhs, sizeof rhs, "%.15g", c->rhs.num);
-		b = rhs;
-	} else {
-		b = c->rhs.str;
-	}
-	return compare(strcmp(a, b), 0, c->op);
-}
-
-int filter_match(const struct filter *f, const cJSON *row)
-{
-	for (size_t i = 0; i < f->n; i++)
-		if (!cond_match(&f->conds[i], row))
-			return 0;
-	return 1;
-}
-
-void filter_free(struct filter *f)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		free(f->conds[i].field);
-		value_free(&f->conds[i].rhs);
-	}
-	free(f->conds);
-	f->conds = NULL;
-	f->n = 0;
 }
 
 int filter_parse(const char *text, struct bundle *b, struct filter *f,
@@ -318,6 +188,83 @@ int filter_parse(const char *text, struct bundle *b, struct filter *f,
 	return 0;
 }
 
+/* ---- names ---------------------------------------------------------------- */
+
+/* The reference id.FIELD[conditions], the text just past "id.": a column
+ * of the records of experiment id, or the value of machine.FIELD. Frees
+ * id. */
+static int expr_parse_ref(struct parser *p, char *id, struct value *out)
+{
+	size_t start = p->pos - strlen(id) - 1;
+	char *field = expr_ident(p), *err = NULL, *text = NULL;
+	struct filter f = {0};
+	struct exp_result *r;
+	int rc = -1;
+	if (!field) {
+		expr_fail(p, "expected a field name after '%s.'", id);
+		goto out;
+	}
+	if (!strcmp(id, "machine")) {
+		if (ref_machine(p->b, field, &p->facts, out, &err) != 0)
+			goto out;
+		rc = 0;
+		goto out;
+	}
+	if (ref_records(p->b, id, &p->facts, &r, &err) != 0)
+		goto out;
+	if (expr_accept(p, "[") && expr_parse_conds(p, &f, "]") != 0)
+		goto out;
+	text = xstrndup(p->s + start, p->pos - start);
+	if (ref_column(r, field, &f, text, out, &err) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (err)
+		fail_with(p, err);
+	filter_free(&f);
+	free(text);
+	free(field);
+	free(id);
+	return rc;
+}
+
+/* The call fn(ARGS), the text just past "fn(": its arguments and ")",
+ * then fn applied to them. Frees fn. */
+static int expr_parse_call(struct parser *p, char *fn, struct value *out)
+{
+	struct value *args = NULL;
+	size_t nargs = 0;
+	char *err = NULL;
+	int rc = -1;
+	if (!expr_accept(p, ")")) {
+		do {
+			int words = p->words;
+			p->words = func_word_arg(fn, nargs);
+			struct value *v = ARRAY_PUSH(args, nargs);
+			memset(v, 0, sizeof *v);
+			int r = expr_parse_expr(p, v);
+			p->words = words;
+			if (r != 0)
+				goto out;
+		} while (expr_accept(p, ","));
+		if (!expr_accept(p, ")")) {
+			expr_fail(p, "expected ')' or ',' at column %zu", p->pos + 1);
+			goto out;
+		}
+	}
+	if (func_call(fn, args, nargs, out, &err) != 0) {
+		fail_with(p, err);
+		goto out;
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < nargs; i++)
+		value_free(&args[i]);
+	free(args);
+	free(fn);
+	return rc;
+}
+
 /* ---- the grammar ---------------------------------------------------------- */
 
 static int parse_primary(struct parser *p, struct value *out)
@@ -338,7 +285,7 @@ static int parse_primary(struct parser *p, struct value *out)
 		p->pos += (size_t)(end - s);
 		if (!isfinite(x))
 			return expr_fail(p, "the number at column %zu is too large", at);
-		expr_set_num(out, x);
+		value_set_num(out, x);
 		return 0;
 	}
 	if (*s == '"' || *s == '\'') {
@@ -365,7 +312,7 @@ static int parse_primary(struct parser *p, struct value *out)
 		return expr_parse_ref(p, name, out);
 	}
 	if (!strcmp(name, "true") || !strcmp(name, "false")) {
-		set_bool(out, name[0] == 't');
+		value_set_bool(out, name[0] == 't');
 		free(name);
 		return 0;
 	}
@@ -393,13 +340,13 @@ static int parse_unary_ops(struct parser *p, struct value *out)
 	if (expr_accept(p, "-")) {
 		if (parse_unary(p, out) != 0 || expr_number(p, out, "'-'") != 0)
 			return -1;
-		expr_set_num(out, -out->num);
+		value_set_num(out, -out->num);
 		return 0;
 	}
 	if (expr_accept(p, "!")) {
 		if (parse_unary(p, out) != 0 || expr_number(p, out, "'!'") != 0)
 			return -1;
-		set_bool(out, out->num == 0);
+		value_set_bool(out, out->num == 0);
 		return 0;
 	}
 	/* A word value may start with a digit (32x16): try it as a word. */
@@ -494,7 +441,7 @@ static int parse_cmp(struct parser *p, struct value *out)
 	if (!strchr("<>=!", *s) || !*s || (*s == '!' && s[1] != '=') ||
 	    (*s == '=' && s[1] != '='))
 		return 0;
-	enum op op;
+	enum cmp_op op;
 	if (parse_op(p, &op) != 0)
 		return -1;
 	struct value r = {0};
@@ -504,15 +451,15 @@ static int parse_cmp(struct parser *p, struct value *out)
 	}
 	int res;
 	if (out->type == VAL_STR && r.type == VAL_STR) {
-		res = compare(strcmp(out->str, r.str), 0, op);
+		res = cmp_op_holds(strcmp(out->str, r.str), 0, op);
 	} else if (out->type != VAL_STR && r.type != VAL_STR) {
-		res = compare(out->num, r.num, op);
+		res = cmp_op_holds(out->num, r.num, op);
 	} else {
 		value_free(&r);
 		return expr_fail(p, "cannot compare a string with a number");
 	}
 	value_free(&r);
-	set_bool(out, res);
+	value_set_bool(out, res);
 	return 0;
 }
 
@@ -527,13 +474,13 @@ static int parse_and(struct parser *p, struct value *out)
 			value_free(&r);
 			return -1;
 		}
-		set_bool(out, out->num != 0 && r.num != 0);
+		value_set_bool(out, out->num != 0 && r.num != 0);
 		value_free(&r);
 	}
 	return 0;
 }
 
-int expr_parse_expr(struct parser *p, struct value *out)
+static int expr_parse_expr(struct parser *p, struct value *out)
 {
 	if (parse_and(p, out) != 0)
 		return -1;
@@ -544,7 +491,7 @@ int expr_parse_expr(struct parser *p, struct value *out)
 			value_free(&r);
 			return -1;
 		}
-		set_bool(out, out->num != 0 || r.num != 0);
+		value_set_bool(out, out->num != 0 || r.num != 0);
 		value_free(&r);
 	}
 	return 0;

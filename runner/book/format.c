@@ -1,11 +1,11 @@
 /* format.c - a value as the book prints it: with an author's printf
- * format, or one picked by magnitude (expr.h). */
+ * format, or one picked by magnitude (format.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/expr.h"
+#include "book/format.h"
 #include "base/util.h"
 
 /*

@@ -14,6 +14,7 @@
 
 #include "base/buf.h"
 #include "book/expr.h"
+#include "book/format.h"
 #include "bundle/results.h"
 #include "base/util.h"
 

@@ -24,6 +24,7 @@
 #include "base/exec.h"
 #include "render/machines.h"
 #include "book/expr.h"
+#include "book/format.h"
 #include "cli/init.h"
 #include "bundle/results.h"
 #include "render/site.h"

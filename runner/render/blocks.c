@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "book/expr.h"
+#include "book/format.h"
 #include "base/highlight.h"
 #include "render/listing.h"
 #include "render/manifest.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "book/expr.h"
+#include "book/format.h"
 #include "render/machines.h"
 #include "base/util.h"
 

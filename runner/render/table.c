@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "book/expr.h"
+#include "book/format.h"
 #include "render/render.h"
 #include "base/util.h"
 

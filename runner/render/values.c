@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "book/expr.h"
+#include "book/format.h"
 #include "render/manifest.h"
 #include "render/render.h"
 #include "base/util.h"

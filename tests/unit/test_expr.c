@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "book/expr.h"
+#include "book/format.h"
 #include "test.h"
 #include "base/util.h"
 
@@ -141,6 +142,83 @@ TEST(test_errors)
 	EVAL_ERR("count(nul.g[k=argmax(nul.g, note)])", "'note' is null");
 	EVAL_ERR("argmax(nul.g, note) == 1", "'note' is null");
 	EVAL("argmax(nul.g, k)", NULL, "b");
+	/* The experiment is looked up before its conditions are read, and the
+	 * first problem found is the one told. */
+	EVAL_ERR("nosuch.x[ilp 8]", "no results for experiment 'nosuch'");
+	EVAL_ERR("max(1, nosuch.x) + frobnicate(1)", "no results for experiment");
+	EVAL_ERR("ilp.gflop[ilp=8", "expected ']'");
+	EVAL_ERR("pow(2, machine.gpu)", "pow needs a number, not a string");
+}
+
+/* What a message of a step that fails holds; frees it. */
+static int err_has(char *err, const char *part)
+{
+	int ok = err && strstr(err, part);
+	if (!ok)
+		fprintf(stderr, "got '%s', want a message with '%s'\n",
+		        err ? err : "(none)", part);
+	free(err);
+	return ok;
+}
+
+/* The functions and references take values already read: no text. */
+TEST(test_func_value)
+{
+	struct value args[3] = {{0}}, out = {0};
+	char *err = NULL;
+	value_set_num(&args[0], 3);
+	value_set_num(&args[1], 1);
+	value_set_bool(&args[2], 1);
+	CHECK(func_call("median", args, 3, &out, &err) == 0 && out.num == 1);
+	CHECK(func_call("sum", args, 3, &out, &err) == 0 && out.num == 5);
+	CHECK(func_call("pow", args, 1, &out, &err) != 0 &&
+	      err_has(err, "pow() takes 2 arguments"));
+	CHECK(func_call("max", args, 0, &out, &err) != 0 &&
+	      err_has(err, "max() needs an argument"));
+	CHECK(func_call("argmax", args, 2, &out, &err) != 0 &&
+	      err_has(err, "wants a column and a field name"));
+	CHECK(func_call("nope", args, 1, &out, &err) != 0 &&
+	      err_has(err, "unknown function 'nope'"));
+	/* A result that is not finite fails and leaves out as it was. */
+	value_set_num(&out, 7);
+	value_set_num(&args[0], 0);
+	CHECK(func_call("log2", args, 1, &out, &err) != 0 &&
+	      err_has(err, "log2 is not a finite number (infinite)") &&
+	      out.type == VAL_NUM && out.num == 7);
+	CHECK(value_set_finite(&out, NAN, "a sum", &err) != 0 &&
+	      err_has(err, "a sum is not a finite number (undefined)"));
+	args[0].type = VAL_STR;
+	args[0].str = xstrdup("x");
+	CHECK(func_call("abs", args, 1, &out, &err) != 0 &&
+	      err_has(err, "abs needs a number, not a string ('x')"));
+	CHECK(func_word_arg("argmin", 1) && !func_word_arg("argmin", 0) &&
+	      !func_word_arg("max", 1));
+
+	struct eval_facts facts = {0, NULL, NULL};
+	struct exp_result *r = NULL;
+	CHECK(ref_records(b, "nosuch", &facts, &r, &err) != 0 &&
+	      err_has(err, "no results for experiment 'nosuch'"));
+	CHECK(ref_records(b, "ilp", &facts, &r, &err) == 0 && r->nrows == 4);
+	struct filter f = {0};
+	struct value rhs = {0};
+	value_set_num(&rhs, 8);
+	filter_add(&f, xstrdup("ilp"), OP_EQ, &rhs);
+	CHECK(rhs.type == VAL_NONE);
+	CHECK(ref_column(r, "gflops", &f, "ilp.gflops[ilp=8]", &out, &err) == 0 &&
+	      out.type == VAL_COL && out.col.n == 2 &&
+	      !strcmp(out.col.expr, "ilp.gflops[ilp=8]"));
+	CHECK(ref_column(r, "gflop", &f, "ilp.gflop", &out, &err) != 0 &&
+	      err_has(err, "experiment 'ilp' has no field 'gflop'; its fields: "
+	              "view, ilp, threads, gflops"));
+	filter_free(&f);
+	CHECK(f.n == 0 && filter_match(&f, r->rows[0]));
+	CHECK(ref_machine(b, "sm_count", &facts, &out, &err) == 0 &&
+	      out.type == VAL_NUM && out.num == 132);
+	CHECK(ref_machine(b, "nope", &facts, &out, &err) != 0 &&
+	      err_has(err, "machine.json has no field 'nope'"));
+	for (size_t i = 0; i < 3; i++)
+		value_free(&args[i]);
+	value_free(&out);
 }
 
 /* Deep nesting overflowed the stack. */
@@ -213,6 +291,7 @@ TEST_MAIN({
 	RUN(test_errors);
 	RUN(test_nesting);
 	RUN(test_filter);
+	RUN(test_func_value);
 	bundle_free(b);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)

@@ -1,0 +1,541 @@
+/*
+ * chapter_parse.c - a chapter's Markdown, parsed once with cmark-gfm, into
+ * its plan (chapter.h): the "{{ ... }}" values found by the inline parser,
+ * one walk of the tree for sections, words and the nodes that become
+ * directives, listings and tables, and the rendered HTML cut into pieces.
+ * The only file that sees cmark.
+ */
+#include "book/chapter.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/highlight.h"
+#include "base/util.h"
+
+#define CMARK_OPTS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
+
+/* Parse the inside of "{{ ... }}" at line into an inline expression. */
+static void inline_parse(struct inline_expr *e, const char *s, size_t n,
+                         int line)
+{
+	char *text = xstrndup(s, n);
+	char *t = str_trim(text);
+	e->line = line;
+	if (str_starts(t, "check") && (t[5] == ' ' || t[5] == '\t')) {
+		e->check = 1;
+		t = str_trim(t + 5);
+	}
+	char *last = strrchr(t, ' ');
+	char *fmt = last ? last + 1 : t;
+	if (*fmt == '%' && fmt != t) {
+		e->fmt = xstrdup(fmt);
+		*fmt = '\0';
+		t = str_trim(t);
+	}
+	e->text = xstrdup(t);
+	free(text);
+}
+
+/*
+ * While a chapter is parsed, the nodes that stand for its values, sections
+ * and directives are raw HTML holding a token: STX, a kind letter, an
+ * index, ETX. The token never leaves this file: the rendered HTML is cut
+ * at each one into pieces (pieces_split).
+ */
+#define TOKEN_OPEN '\x02'
+#define TOKEN_CLOSE '\x03'
+
+struct parse {
+	struct chapter *ch;
+	const char *src;
+	size_t len;
+	const char **lines; /* the start of each source line, 1-based */
+	size_t nlines;
+};
+
+static struct parse *parse_now; /* the chapter the inline parser is in */
+
+static char *token(char kind, size_t index, int block)
+{
+	return xasprintf("%c%c%zu%c%s", TOKEN_OPEN, kind, index, TOKEN_CLOSE,
+	                 block ? "\n" : "");
+}
+
+/*
+ * A chapter's tree and the HTML rendered from it live in the arena
+ * (arena.h): nothing is freed one by one, and the arena is reset once the
+ * chapter's plan has been copied out.
+ */
+static cmark_mem *tree_mem(void)
+{
+	return arena_mem();
+}
+
+/* The inline parser found '{': a "{{ ... }}" on this line is a value. */
+static cmark_node *value_match(cmark_syntax_extension *ext,
+                               cmark_parser *parser, cmark_node *parent,
+                               unsigned char c, cmark_inline_parser *ip)
+{
+	(void)ext;
+	(void)parser;
+	struct parse *p = parse_now;
+	int off = cmark_inline_parser_get_offset(ip);
+	if (c != '{' || !p || cmark_inline_parser_peek_at(ip, off + 1) != '{')
+		return NULL;
+	int line = cmark_node_get_start_line(parent);
+	for (int k = 0; k < off; k++)
+		line += cmark_inline_parser_peek_at(ip, k) == '\n';
+	struct buf text = BUF_INIT;
+	int end = off + 2, closed = 0;
+	for (;; end++) {
+		unsigned char x = cmark_inline_parser_peek_at(ip, end);
+		if (!x || x == '\n')
+			break;
+		if (x == '}' && cmark_inline_parser_peek_at(ip, end + 1) == '}') {
+			closed = 1;
+			break;
+		}
+		buf_putc(&text, (char)x);
+	}
+	cmark_node *node;
+	if (!closed) {
+		diag_at(p->ch->path, line, "'{{' without a closing '}}' on its line "
+		        "(write '\\{{' for literal braces)");
+		node = cmark_node_new_with_mem(CMARK_NODE_TEXT, tree_mem());
+		cmark_node_set_literal(node, "{{");
+		cmark_inline_parser_set_offset(ip, off + 2);
+	} else {
+		struct inline_expr *e = ARRAY_PUSH(p->ch->values, p->ch->nvalues);
+		memset(e, 0, sizeof *e);
+		inline_parse(e, text.data ? text.data : "", text.len, line);
+		if (!*e->text)
+			diag_at(p->ch->path, line, "empty '{{ }}'");
+		char *tok = token('V', p->ch->nvalues - 1, 0);
+		node = cmark_node_new_with_mem(CMARK_NODE_HTML_INLINE, tree_mem());
+		cmark_node_set_literal(node, tok);
+		free(tok);
+		cmark_inline_parser_set_offset(ip, end + 2);
+	}
+	buf_free(&text);
+	return node;
+}
+
+static cmark_syntax_extension *values_extension(void)
+{
+	static cmark_syntax_extension *ext;
+	if (!ext) {
+		ext = cmark_syntax_extension_new("labbook-values");
+		cmark_llist *chars = cmark_llist_append(
+		    cmark_get_default_mem_allocator(), NULL, (void *)(uintptr_t)'{');
+		cmark_syntax_extension_set_special_inline_chars(ext, chars);
+		cmark_syntax_extension_set_match_inline_func(ext, value_match);
+	}
+	return ext;
+}
+
+/* Is the raw HTML of a node one of our tokens? Its kind, or 0. */
+static char token_kind(const char *lit, size_t *index)
+{
+	if (!lit || lit[0] != TOKEN_OPEN || !lit[1])
+		return 0;
+	char *end;
+	unsigned long n = strtoul(lit + 2, &end, 10);
+	if (end == lit + 2 || *end != TOKEN_CLOSE)
+		return 0;
+	*index = n;
+	return lit[1];
+}
+
+/* Cut rendered HTML at its tokens into pieces; counts bound each index. */
+static void pieces_split(struct pieces *out, const char *html, size_t len,
+                         const struct chapter *ch)
+{
+	const char *p = html, *end = html + len;
+	while (p < end) {
+		const char *t = memchr(p, TOKEN_OPEN, (size_t)(end - p));
+		size_t index = 0;
+		char kind = t ? token_kind(t, &index) : 0;
+		size_t limit = kind == 'V' ? ch->nvalues : kind == 'D' ? ch->ndirs
+		             : kind == 'S' ? ch->nsections
+		             : kind == 'T' ? ch->ntables : 0;
+		if (!t) {
+			pieces_text(out, p, (size_t)(end - p));
+			break;
+		}
+		if (index >= limit) {
+			/* A stray STX from the source is only text. */
+			pieces_text(out, p, (size_t)(t - p) + 1);
+			p = t + 1;
+			continue;
+		}
+		pieces_text(out, p, (size_t)(t - p));
+		struct piece *x = pieces_push(out, kind == 'V' ? PIECE_VALUE
+		                                 : kind == 'D' ? PIECE_DIR
+		                                 : kind == 'T' ? PIECE_TABLE
+		                                               : PIECE_SECTION);
+		x->index = index;
+		p = strchr(t, TOKEN_CLOSE) + 1;
+	}
+}
+
+static void html_replace(cmark_node *node, const char *html)
+{
+	cmark_node *rep = cmark_node_new_with_mem(CMARK_NODE_HTML_BLOCK, tree_mem());
+	cmark_node_set_literal(rep, html);
+	cmark_node_replace(node, rep);
+}
+
+/* A heading becomes section n: its inner HTML, cut into pieces. */
+static void heading_replace(struct parse *p, cmark_node *node,
+                            cmark_llist *exts, size_t n)
+{
+	struct section *s = &p->ch->sections[n];
+	char *html = cmark_render_html_with_mem(node, CMARK_OPTS, exts,
+	                                        tree_mem());
+	/* "<hN>inner</hN>\n" */
+	const char *inner = strchr(html, '>');
+	inner = inner ? inner + 1 : html;
+	const char *close = strstr(inner, "</h");
+	const char *last;
+	while (close && (last = strstr(close + 1, "</h")))
+		close = last;
+	pieces_split(&s->html, inner, close ? (size_t)(close - inner) : strlen(inner),
+	             p->ch);
+	char *tok = token('S', n, 1);
+	html_replace(node, tok);
+	free(tok);
+}
+
+static int is_c_like(const char *lang)
+{
+	static const char *names[] = {"c", "c++", "cpp", "cu", "cuda", "h", NULL};
+	for (const char **n = names; *n; n++)
+		if (!strcmp(lang, *n))
+			return 1;
+	return 0;
+}
+
+/*
+ * A code block becomes a focusable (so it scrolls from the keyboard)
+ * listing, highlighted when its language is C, C++ or CUDA.
+ */
+static void code_replace(cmark_node *node)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	const char *code = cmark_node_get_literal(node);
+	char *lang = xstrndup(info ? info : "", info ? strcspn(info, " \t{") : 0);
+	size_t len = code ? strlen(code) : 0;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "<pre class=\"code snippet\" tabindex=\"0\"><code");
+	if (*lang) {
+		buf_puts(&b, " class=\"language-");
+		buf_puts_html(&b, lang);
+		buf_puts(&b, "\"");
+	}
+	buf_puts(&b, ">");
+	if (is_c_like(lang))
+		highlight_c(&b, code ? code : "", len);
+	else
+		buf_put_html(&b, code ? code : "",
+		             len - (len && code[len - 1] == '\n'));
+	buf_puts(&b, "</code></pre>\n");
+	html_replace(node, b.data);
+	buf_free(&b);
+	free(lang);
+}
+
+/*
+ * A table scrolls inside a focusable box of its own on narrow screens; the
+ * box is opened where the page is made, as its label holds the table's
+ * number in the book.
+ */
+static void table_replace(struct parse *p, cmark_node *node, cmark_llist *exts)
+{
+	char *table = cmark_render_html_with_mem(node, CMARK_OPTS, exts,
+	                                         tree_mem());
+	char *tok = token('T', p->ch->ntables++, 1);
+	char *html = xasprintf("%s%s</div>\n", tok, table);
+	html_replace(node, html);
+	free(html);
+	free(tok);
+}
+
+/* Is line (1-based) of the source a fence that closes one of c x len? */
+static int fence_closes(const struct parse *p, int line, char c, int len)
+{
+	if (line < 1 || (size_t)line > p->nlines)
+		return 0;
+	const char *s = p->lines[line - 1];
+	const char *e = (size_t)line < p->nlines ? p->lines[line] : p->src + p->len;
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
+		s++;
+	int k = 0;
+	while (s < e && *s == c) {
+		s++;
+		k++;
+	}
+	if (k < len)
+		return 0;
+	for (; s < e; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+			return 0;
+	return 1;
+}
+
+/* A fence that is never closed runs to the end: say so at the fence. */
+static int fence_unclosed(struct parse *p, cmark_node *node)
+{
+	int len = 0, offset = 0;
+	char c = 0;
+	if (!cmark_node_get_fenced(node, &len, &offset, &c))
+		return 0;
+	int start = cmark_node_get_start_line(node);
+	int end = cmark_node_get_end_line(node);
+	return end <= start || !fence_closes(p, end, c, len);
+}
+
+static void directive_replace(struct parse *p, cmark_node *node, int unclosed)
+{
+	struct chapter *ch = p->ch;
+	struct directive *d = ARRAY_PUSH(ch->dirs, ch->ndirs);
+	memset(d, 0, sizeof *d);
+	d->line = cmark_node_get_start_line(node);
+	if (unclosed)
+		dir_fail(ch->path, d, d->line, "this directive's fence is never closed");
+	else
+		directive_parse(ch->path, d, cmark_node_get_fence_info(node),
+		                cmark_node_get_literal(node));
+	char *tok = token('D', ch->ndirs - 1, 1);
+	html_replace(node, tok);
+	free(tok);
+}
+
+/* An expression in a URL or raw HTML cannot be computed: say where. */
+static void misplaced_check(struct parse *p, cmark_node *n)
+{
+	const char *where = NULL, *text = NULL;
+	size_t index;
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_LINK:
+	case CMARK_NODE_IMAGE:
+		where = cmark_node_get_type(n) == CMARK_NODE_LINK
+		            ? "a link's destination or title"
+		            : "an image's URL or title";
+		text = cmark_node_get_url(n);
+		if (!text || !strstr(text, "{{"))
+			text = cmark_node_get_title(n);
+		break;
+	case CMARK_NODE_HTML_INLINE:
+	case CMARK_NODE_HTML_BLOCK:
+		text = cmark_node_get_literal(n);
+		if (token_kind(text, &index))
+			return;
+		where = "raw HTML";
+		break;
+	default:
+		return;
+	}
+	if (!text || !strstr(text, "{{"))
+		return;
+	int line = cmark_node_get_start_line(n);
+	for (cmark_node *up = n; !line && up; up = cmark_node_parent(up))
+		line = cmark_node_get_start_line(up);
+	diag_at(p->ch->path, line, "an inline value cannot go in %s; write the "
+	        "text around it, or '\\{{' for literal braces", where);
+}
+
+/* Is tag (at its '<') one that sits inside a word's line, not between blocks? */
+static int tag_inline(const char *tag)
+{
+	static const char *names[] = {"a", "abbr", "b", "code", "del", "em", "i",
+	                              "kbd", "mark", "span", "strong", "sub",
+	                              "sup", NULL};
+	if (!tag || *tag != '<')
+		return 1;
+	const char *p = tag + 1 + (tag[1] == '/');
+	size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789");
+	for (const char **k = names; *k; k++)
+		if (strlen(*k) == n && !strncmp(*k, p, n))
+			return 1;
+	return 0;
+}
+
+/* Append a node's text to words: text and code spans, one space between blocks. */
+static void words_add(struct pieces *w, cmark_node *n, cmark_event_type ev)
+{
+	const char *lit;
+	size_t index;
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_CODE:
+		lit = cmark_node_get_literal(n);
+		pieces_text(w, lit, strlen(lit));
+		break;
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+		pieces_text(w, " ", 1);
+		break;
+	case CMARK_NODE_HTML_INLINE:
+		lit = cmark_node_get_literal(n);
+		if (token_kind(lit, &index) == 'V')
+			pieces_push(w, PIECE_VALUE)->index = index;
+		else if (!tag_inline(lit))
+			pieces_text(w, " ", 1);
+		break;
+	default:
+		/* Table cells are blocks too: a space between them. */
+		if (ev == CMARK_EVENT_EXIT &&
+		    (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) ==
+		        CMARK_NODE_TYPE_BLOCK)
+			pieces_text(w, " ", 1);
+		break;
+	}
+}
+
+/*
+ * Walk the tree once: sections and their words, and the nodes to replace
+ * (collected, since the tree must not change under the iterator).
+ */
+static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
+{
+	struct chapter *ch = p->ch;
+	cmark_node **nodes = NULL;
+	size_t nnodes = 0;
+	cmark_node *heading = NULL;
+	const char *info;
+	size_t ndirs = 0;
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(n);
+		struct pieces *w = ch->nsections ? &ch->sections[ch->nsections - 1].words
+		                                 : &ch->lead;
+		if (type == CMARK_NODE_DOCUMENT)
+			continue;
+		if (ev == CMARK_EVENT_ENTER)
+			misplaced_check(p, n);
+		switch (type) {
+		case CMARK_NODE_HEADING:
+			if (ev == CMARK_EVENT_ENTER) {
+				struct section *s = ARRAY_PUSH(ch->sections, ch->nsections);
+				memset(s, 0, sizeof *s);
+				s->level = cmark_node_get_heading_level(n);
+				s->line = cmark_node_get_start_line(n);
+				heading = n;
+				*ARRAY_PUSH(nodes, nnodes) = n;
+			} else {
+				heading = NULL;
+			}
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			*ARRAY_PUSH(nodes, nnodes) = n;
+			info = cmark_node_get_fence_info(n);
+			if (info && info[0] == '{')
+				pieces_push(w, PIECE_DIR)->index = ndirs++;
+			break;
+		default:
+			if (heading)
+				words_add(&ch->sections[ch->nsections - 1].title, n, ev);
+			else if (!strcmp(cmark_node_get_type_string(n), "table")) {
+				if (ev == CMARK_EVENT_ENTER)
+					*ARRAY_PUSH(nodes, nnodes) = n;
+				words_add(w, n, ev);
+			} else
+				words_add(w, n, ev);
+			break;
+		}
+	}
+	cmark_iter_free(it);
+
+	size_t sections = 0;
+	for (size_t i = 0; i < nnodes; i++) {
+		cmark_node *n = nodes[i];
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_HEADING:
+			heading_replace(p, n, exts, sections++);
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			info = cmark_node_get_fence_info(n);
+			int unclosed = fence_unclosed(p, n);
+			if (info && info[0] == '{') {
+				directive_replace(p, n, unclosed);
+			} else {
+				if (unclosed)
+					diag_at(ch->path, cmark_node_get_start_line(n),
+					        "this code fence is never closed; everything "
+					        "after it became code");
+				code_replace(n);
+			}
+			break;
+		default:
+			table_replace(p, n, exts);
+			break;
+		}
+	}
+	free(nodes);
+}
+
+void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
+{
+	struct parse p = {ch, src, len, NULL, 0};
+	*ARRAY_PUSH(p.lines, p.nlines) = src;
+	for (size_t i = 0; i + 1 < len; i++)
+		if (src[i] == '\n')
+			*ARRAY_PUSH(p.lines, p.nlines) = src + i + 1;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPTS, tree_mem());
+	static const char *exts[] = {"table", "strikethrough", "autolink"};
+	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+		cmark_parser_attach_syntax_extension(
+		    parser, cmark_find_syntax_extension(exts[i]));
+	cmark_parser_attach_syntax_extension(parser, values_extension());
+	parse_now = &p;
+	cmark_parser_feed(parser, src, len);
+	cmark_node *doc = cmark_parser_finish(parser);
+	parse_now = NULL;
+	cmark_llist *extlist = cmark_parser_get_syntax_extensions(parser);
+
+	chapter_walk(&p, doc, extlist);
+	char *html = cmark_render_html_with_mem(doc, CMARK_OPTS, extlist,
+	                                        tree_mem());
+	pieces_split(&ch->body, html, strlen(html), ch);
+
+	/* Titles without values have their ids now; the others when rendered. */
+	char **titles = xcalloc(ch->nsections ? ch->nsections : 1, sizeof *titles);
+	int all_static = 1;
+	for (size_t i = 0; i < ch->nsections; i++) {
+		titles[i] = pieces_plain(&ch->sections[i].title);
+		all_static &= pieces_static(&ch->sections[i].title);
+		if (ch->sections[i].level == 1 && ch->title_section < 0) {
+			ch->title_section = (int)i;
+			ch->title = xstrdup(titles[i]);
+		}
+	}
+	char **ids = chapter_section_ids(ch, titles);
+	for (size_t i = 0; i < ch->nsections; i++) {
+		if (all_static)
+			ch->sections[i].id = ids[i];
+		else
+			free(ids[i]);
+		free(titles[i]);
+	}
+	free(ids);
+	free(titles);
+	cmark_parser_free(parser);
+	arena_reset();
+	free(p.lines);
+}
+
+void chapter_memory_release(void)
+{
+	arena_release();
+}
