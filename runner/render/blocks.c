@@ -7,6 +7,7 @@
 
 #include "book/expr.h"
 #include "base/highlight.h"
+#include "render/gnuplot.h"
 #include "render/listing.h"
 #include "render/manifest.h"
 #include "render/render.h"

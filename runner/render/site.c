@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "render/manifest.h"
+#include "render/gnuplot.h"
 #include "render/plot.h"
 #include "render/render.h"
 #include "render/site_book.h"
