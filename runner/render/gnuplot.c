@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "base/exec.h"
-#include "base/util.h"
 #include "render/plot_words.h"
+#include "base/util.h"
 
 /*
  * $LABBOOK_GNUPLOT names another gnuplot (or none, to test without one).

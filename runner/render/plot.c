@@ -15,9 +15,9 @@
 
 #include "base/buf.h"
 #include "render/chart.h"
+#include "book/expr.h"
 #include "render/gnuplot.h"
 #include "render/plot_words.h"
-#include "book/expr.h"
 #include "base/util.h"
 
 /* Okabe and Ito's colour-blind-safe palette, without its black and yellow. */

@@ -1,6 +1,8 @@
 /* site.c - the site: a page per chapter, the index, the one-page book, the
  * files they link to, and which of them are up to date (render.h names the
- * modules). */
+ * files below it). */
+#include "render/site.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,13 +10,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "render/manifest.h"
+#include "render/blocks.h"
+#include "render/body.h"
+#include "render/book_pages.h"
+#include "render/box.h"
+#include "render/frags.h"
 #include "render/gnuplot.h"
+#include "render/machines.h"
+#include "render/manifest.h"
+#include "render/page.h"
 #include "render/plot.h"
-#include "render/render.h"
+#include "render/search.h"
 #include "render/site_book.h"
 #include "render/slices.h"
 #include "base/util.h"
+#include "render/values.h"
 #include "cli/watch.h"
 
 struct chapter_summary {

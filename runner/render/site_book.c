@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "render/render.h"
+#include "render/page.h"
 #include "render/slices.h"
 #include "base/util.h"
 
