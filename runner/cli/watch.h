@@ -29,7 +29,7 @@
  *
  *   watch.c        the loop: each build, the wait for a change, its line
  *   watch_track.c  what is watched, and which events are changes
- *   watch_live.c   live.js and the stamp it checks
+ *   watch_live.c   the stamp live.js checks (render/live.c: live.js)
  */
 #ifndef LB_WATCH_H
 #define LB_WATCH_H
@@ -48,14 +48,5 @@ struct watch_opts {
  * or 1 when watching could not start (reported).
  */
 int watch_main(const struct watch_opts *o, int argc, char **argv);
-
-/*
- * Put the reload script into the site folder (live), or remove it and the
- * stamp (not live). 0, or -1 when a file could not be written (reported).
- */
-int watch_site_assets(const char *site, int live);
-
-/* The script element a live page carries. */
-#define WATCH_SCRIPT_HTML "<script src=\"live.js\" defer></script>\n"
 
 #endif

@@ -1,66 +1,24 @@
 /*
- * watch_live.c - how a page of a live build reloads itself: live.js, which
- * every such page loads, and the stamp it checks, which labbook watch
- * writes anew after a build that changed the site.
+ * watch_live.c - the stamp that the pages of a live build check (live.h
+ * has the script that checks it): labbook watch writes it anew after a
+ * build that changed the site.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "render/live.h"
 #include "base/util.h"
 #include "cli/watch.h"
 #include "cli/watch_state.h"
-
-/* Loaded by every page of a live build: reload when the stamp changes. */
-static const char live_js[] =
-	"/* labbook watch: reload this page when a build changed the site. */\n"
-	"(function () {\n"
-	"\tvar seen = null;\n"
-	"\twindow.labbook_live = function (stamp) {\n"
-	"\t\tif (seen === null)\n"
-	"\t\t\tseen = stamp;\n"
-	"\t\telse if (stamp !== seen)\n"
-	"\t\t\tlocation.reload();\n"
-	"\t};\n"
-	"\tfunction check() {\n"
-	"\t\tvar s = document.createElement('script');\n"
-	"\t\ts.src = 'live-stamp.js?' + Date.now();\n"
-	"\t\ts.onload = s.onerror = function () {\n"
-	"\t\t\ts.remove();\n"
-	"\t\t\tsetTimeout(check, 700);\n"
-	"\t\t};\n"
-	"\t\tdocument.head.appendChild(s);\n"
-	"\t}\n"
-	"\tcheck();\n"
-	"})();\n";
-
-int watch_site_assets(const char *site, int live)
-{
-	char *js = path_join(site, "live.js");
-	char *stamp = path_join(site, "live-stamp.js");
-	int rc = 0;
-	if (live) {
-		size_t len;
-		char *old = file_read(js, &len);
-		if (!old || len != sizeof live_js - 1 || memcmp(old, live_js, len))
-			rc = file_write_atomic(js, live_js, sizeof live_js - 1);
-		free(old);
-	} else {
-		unlink(js);
-		unlink(stamp);
-	}
-	free(js);
-	free(stamp);
-	return rc;
-}
 
 /* The stamp that live pages check: a new one makes them reload. */
 void watch_stamp(const struct watch *w)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	char *path = path_join(w->site, "live-stamp.js");
+	char *path = path_join(w->site, LIVE_STAMP_FILE);
 	char *js = xasprintf("labbook_live(\"%lld.%09ld\");\n", (long long)ts.tv_sec,
 	                     ts.tv_nsec);
 	file_write_atomic(path, js, strlen(js));

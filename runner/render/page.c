@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "render/box.h"
+#include "render/live.h"
 #include "render/machines.h"
 #include "base/util.h"
-#include "cli/watch.h"
 
 /* Above this many chapters the contents of a page lists those near it. */
 #define TOC_FULL 60
@@ -210,7 +210,7 @@ static char *page_frame(const struct site_ctx *s, const struct page *pg,
 		buf_printf(&pager, "<nav class=\"pager\" aria-label=\"Previous and "
 		           "next chapter\">%s%s</nav>", pg->prev, pg->next);
 	char *scripts = xasprintf("%s%s", pg->scripts,
-	                          o->live ? WATCH_SCRIPT_HTML : "");
+	                          o->live ? LIVE_SCRIPT_HTML : "");
 	struct tvar vars[] = {
 		{"title", t.data},          {"book", book.data},
 		{"toc", pg->toc},           {"toc_fold", pg->toc_fold},

@@ -16,6 +16,7 @@
 #include "render/box.h"
 #include "render/frags.h"
 #include "render/gnuplot.h"
+#include "render/live.h"
 #include "render/machines.h"
 #include "render/manifest.h"
 #include "render/page.h"
@@ -25,7 +26,6 @@
 #include "render/slices.h"
 #include "base/util.h"
 #include "render/values.h"
-#include "cli/watch.h"
 
 struct chapter_summary {
 	int claims, failed, errors;
@@ -483,7 +483,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	int pdf_link = file_exists(pdf);
 	free(pdf);
 	int rc = copy_assets(&s);
-	rc |= watch_site_assets(o->dir, o->live);
+	rc |= live_assets_write(o->dir, o->live);
 	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
 	const cJSON **old = xcalloc(n ? n : 1, sizeof *old);
 	for (size_t i = 0; i < n; i++) {
