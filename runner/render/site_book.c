@@ -1,3 +1,4 @@
+/* site_book.c - the whole book on one page, book.html (site_book.h). */
 #define _GNU_SOURCE
 #include "render/site_book.h"
 
