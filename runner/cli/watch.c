@@ -23,7 +23,6 @@
 #include "bundle/results.h"
 #include "base/util.h"
 #include "cli/watch_state.h"
-#include "render/live.h"
 
 /* A burst of events ends when none came for QUIET_MS, or after BURST_MS. */
 #define QUIET_MS 50
@@ -296,7 +295,7 @@ static int watch_build(struct watch *w, int *stop)
 	watch_read(w, 0);
 	snaps_take(&after, w);
 	if (status != 2 && watch_report(w, &c, &before, &after, status, seconds))
-		live_stamp_write(w->site);
+		watch_stamp(w);
 	snaps_free(&before);
 	snaps_free(&after);
 	watch_changes_free(&c);

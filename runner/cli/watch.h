@@ -29,7 +29,7 @@
  *
  *   watch.c        the loop: each build, the wait for a change, its line
  *   watch_track.c  what is watched, and which events are changes
- * (render/live.c writes live.js and the stamp it checks.)
+ *   watch_live.c   the stamp live.js checks (render/live.c: live.js)
  */
 #ifndef LB_WATCH_H
 #define LB_WATCH_H

@@ -67,4 +67,8 @@ void watch_ids_free(struct watch *w);
 /* Does name end with suffix? */
 int watch_name_ends(const char *name, const char *suffix);
 
+/* ---- watch_live.c ---- */
+/* Write a new stamp (live-stamp.js) into w->site: live pages reload. */
+void watch_stamp(const struct watch *w);
+
 #endif

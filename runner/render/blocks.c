@@ -1,159 +1,25 @@
-/* blocks.c - directives as HTML: experiments and listings, and the
- * helpers the other page modules share (render.h). */
+/* blocks.c - directives as HTML (blocks.h): experiments and listings
+ * made here, tables and charts by table.c and figure.c, each kept as a
+ * piece of its page. */
+#include "render/blocks.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/expr.h"
-#include "book/format.h"
+#include "render/box.h"
+#include "render/figure.h"
+#include "render/gnuplot.h"
 #include "base/highlight.h"
 #include "render/listing.h"
+#include "render/machines.h"
 #include "render/manifest.h"
-#include "render/render.h"
+#include "render/piece.h"
+#include "render/table.h"
 #include "base/util.h"
 
 #define MAX_TABLE_ROWS 400
-
-const char *machine_str(const struct bundle *b, const char *key)
-{
-	const cJSON *v = machine_field(b, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-void error_box(struct buf *out, const char *title, const char *msg,
-                      const char *text)
-{
-	buf_puts(out, "<div class=\"error-box\" role=\"alert\"><p><strong>");
-	buf_puts_html(out, title);
-	buf_puts(out, "</strong>");
-	if (msg) {
-		buf_puts(out, " ");
-		buf_puts_html(out, msg);
-	}
-	buf_puts(out, "</p>");
-	if (text && *text) {
-		buf_puts(out, "<pre class=\"output\">");
-		text_html(out, text, strlen(text));
-		buf_puts(out, "</pre>");
-	}
-	buf_puts(out, "</div>\n");
-}
-
-/*
- * Bytes from a program (its output, a record's text) as HTML: escaped,
- * with every byte that is not valid UTF-8, and every control character but
- * tab and newline, shown as U+FFFD, so a NUL, an ESC or a broken sequence
- * neither cuts the page nor reaches the reader's terminal.
- */
-void text_html(struct buf *out, const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
-	while (p < end) {
-		const unsigned char *run = p;
-		while (p < end && *p >= 0x20 && *p < 0x7f && *p != '&' && *p != '<' &&
-		       *p != '>' && *p != '"' && *p != '\'')
-			p++;
-		buf_put(out, run, (size_t)(p - run));
-		if (p >= end)
-			break;
-		unsigned char c = *p;
-		size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
-		         : (c >> 3) == 30 ? 4 : 0;
-		int ok = n && (size_t)(end - p) >= n;
-		for (size_t k = 1; ok && k < n; k++)
-			ok = (p[k] & 0xc0) == 0x80;
-		if (ok && n == 2)
-			ok = c >= 0xc2;
-		if (ok && n == 3)
-			ok = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);
-		if (ok && n == 4)
-			ok = c <= 0xf4 && !(c == 0xf0 && p[1] < 0x90) &&
-			     !(c == 0xf4 && p[1] >= 0x90);
-		if (!ok) {
-			buf_puts(out, "\xef\xbf\xbd");
-			p++;
-		} else if (n > 1) {
-			buf_put(out, p, n);
-			p += n;
-		} else if (c == '\t' || c == '\n') {
-			buf_putc(out, c);
-			p++;
-		} else if (c < 0x20 || c == 0x7f) {
-			buf_puts(out, "\xef\xbf\xbd");
-			p++;
-		} else {
-			buf_put_html(out, (const char *)p, 1);
-			p++;
-		}
-	}
-}
-
-/* Names longer than this (CUB's templates) are shortened in a table. */
-#define NAME_MAX_SHOWN 48
-
-/*
- * A C++ name as a table shows it: a long one loses its namespaces and
- * template and function arguments ("DeviceReduceKernel<…>"), and keeps
- * the whole name for the pointer to hover on.
- */
-static void name_html(struct buf *out, const char *s)
-{
-	size_t len = strlen(s), cut = strcspn(s, "<(");
-	int mangled = s[0] == '_' && s[1] == 'Z' && !strchr(s, ' ');
-	if (len <= NAME_MAX_SHOWN || (!mangled && !strchr(s, '<') &&
-	                              !strstr(s, "::"))) {
-		text_html(out, s, len);
-		return;
-	}
-	if (mangled) {
-		buf_puts(out, "<span class=\"long-name\" title=\"");
-		buf_puts_html(out, s);
-		buf_puts(out, "\">");
-		buf_put_html(out, s, NAME_MAX_SHOWN - 8);
-		buf_puts(out, "…</span>");
-		return;
-	}
-	size_t start = 0;
-	for (size_t i = 0; i + 1 < cut; i++)
-		if (s[i] == ':' && s[i + 1] == ':')
-			start = i + 2;
-	size_t n = cut - start;
-	if (n > NAME_MAX_SHOWN - 6)
-		n = NAME_MAX_SHOWN - 6;
-	buf_puts(out, "<span class=\"long-name\" title=\"");
-	buf_puts_html(out, s);
-	buf_puts(out, "\">");
-	buf_put_html(out, s + start, n);
-	buf_puts(out, s[cut] == '<' ? "&lt;…&gt;" : "");
-	buf_puts(out, strchr(s + cut, '(') ? "(…)" : "");
-	buf_puts(out, "</span>");
-}
-
-void cell_html(struct buf *out, const cJSON *c, const char *fmt)
-{
-	if (cJSON_IsNumber(c)) {
-		struct value v = {VAL_NUM, c->valuedouble, NULL, {0}};
-		char *err = NULL;
-		if (value_format(&v, fmt, 1, out, &err) != 0) {
-			buf_printf(out, "%g", c->valuedouble);
-			free(err);
-		}
-	} else if (cJSON_IsString(c)) {
-		name_html(out, c->valuestring);
-	} else if (cJSON_IsBool(c)) {
-		buf_puts(out, cJSON_IsTrue(c) ? "yes" : "<strong>no</strong>");
-	} else if (cJSON_IsArray(c)) {
-		const cJSON *item;
-		const char *sep = "";
-		cJSON_ArrayForEach(item, c)
-		{
-			buf_puts(out, sep);
-			cell_html(out, item, fmt);
-			sep = ", ";
-		}
-	}
-}
 
 /* " on <GPU>", and which of the bundle's GPUs where several shared the
  * experiments; uuid (may be NULL) is the one an experiment ran on. */
@@ -177,46 +43,6 @@ static void gpu_html(struct buf *out, const struct bundle *b, const char *uuid)
 		buf_puts_html(out, uuid);
 		buf_puts(out, "</code>)");
 	}
-}
-
-int row_wrong(const cJSON *row)
-{
-	return cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"));
-}
-
-/* A box that scrolls a wide table on a narrow screen, from the keyboard too. */
-void table_wrap_open(struct buf *out, const char *label, const char *id)
-{
-	buf_puts(out, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" "
-	              "aria-label=\"");
-	buf_puts_html(out, label);
-	if (id) {
-		buf_puts(out, " ");
-		buf_puts_html(out, id);
-	}
-	buf_puts(out, "\">");
-}
-
-/* A number as the book writes it (value_format's default), as plain text. */
-void num_text(struct buf *out, double x)
-{
-	struct value v = {VAL_NUM, x, NULL, {0}};
-	char *err = NULL;
-	if (value_format(&v, NULL, 0, out, &err) != 0) {
-		buf_printf(out, "%g", x);
-		free(err);
-	}
-}
-
-/* A field of a record as plain text; a number as the book writes one. */
-void field_text(struct buf *out, const cJSON *f)
-{
-	if (cJSON_IsString(f))
-		buf_puts(out, f->valuestring);
-	else if (cJSON_IsNumber(f))
-		num_text(out, f->valuedouble);
-	else if (cJSON_IsBool(f))
-		buf_puts(out, cJSON_IsTrue(f) ? "true" : "false");
 }
 
 /* ---- experiments ------------------------------------------------------------- */
@@ -416,11 +242,6 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	}
 	buf_puts(out, "</section>\n");
 	results_meta_free(&m);
-}
-
-int data_outdated(struct page_ctx *c, const char *data)
-{
-	return bundle_outdated(c->s->b, data);
 }
 
 static void render_sass(struct page_ctx *c, const struct directive *d,

@@ -4,10 +4,15 @@
  * facts, what the book measured, machine.json in full), the run log
  * (runs.html) and, where other bundles are compared, machines.html.
  */
+#include "render/book_pages.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "render/render.h"
+#include "render/blocks.h"
+#include "render/box.h"
+#include "render/machines.h"
+#include "render/page.h"
 #include "base/util.h"
 
 static void machine_table(const cJSON *obj, const char *label, struct buf *out)

@@ -1,21 +1,41 @@
 /*
- * chart.h - the points of one chart, private to plot.c, which selects and
- * styles them, plot_words.c, which says in words what they show, and
- * gnuplot.c, which writes the chart's files and draws it.
+ * chart.h - the points of one chart, and what every file that makes a
+ * chart reads of them (chart.c). plot.c selects and styles the points,
+ * plot_words.c says in words what they show, gnuplot.c writes the chart's
+ * files and draws it; each reads the chart through this header, and none
+ * of them is called back by a file below it.
  */
 #ifndef LB_CHART_H
 #define LB_CHART_H
 
 #include <stddef.h>
 
-#include "base/buf.h"
 #include "book/chapter.h"
-#include "render/plot.h"
 
 /* The two drawings: wide, and narrow for phones (same text size). */
 enum { WIDE, NARROW };
+/* Each drawing's width in CSS pixels, by WIDE and NARROW. */
 extern const int chart_width[2];
 #define CHART_FONT_PX 13
+
+/* A chart made (plot.h): its files, its size, and what is said of it. */
+struct plot {
+	char *svg; /* paths relative to the site folder */
+	char *svg_narrow;
+	char *csv;
+	char *gp;
+	int width, height;               /* of svg, in CSS pixels */
+	int narrow_width, narrow_height; /* of svg_narrow */
+	size_t npoints;
+	size_t nwrong;  /* records marked "correct": false, left out */
+	int drawn;      /* both SVGs exist */
+	int redrawn;    /* gnuplot ran in this build */
+	int pending;    /* plot_prepare: written, to be drawn by plot_draw */
+	char *alt;      /* the chart in words, plain text; NULL without points */
+	char *coincide; /* "ILP 4 and 8 coincide.", plain text, or NULL */
+	char *error;    /* why there is no chart (a chapter error, or no data) */
+	char *note;     /* a caveat shown under the chart, or NULL */
+};
 
 struct point {
 	double x, y, lo, hi;
@@ -65,51 +85,17 @@ struct chart {
 	int key_rows[2], key_cols[2], xextra[2], xrot[2], height[2];
 };
 
-
-/* ---- plot.c ---- */
 /* Report msg at path:line once, keep it as out->error; returns -1. */
 int chart_fail(struct plot *out, const char *path, int line, const char *fmt,
                ...) __attribute__((format(printf, 4, 5)));
+/* The label: line of c for value (a series' key or a category), or NULL
+ * (borrowed from c). */
+struct label *chart_label_find(const struct chart *c, const char *value);
 /* The words for category k (label:, else its value). */
 const char *chart_cat_title(const struct chart *c, size_t k);
 /* v on an axis with this log base (0: linear), as drawn. */
 double chart_axis_t(double v, int logb);
 /* A round step (1, 2, 2.5, 5 x 10^k) that cuts span into at most n parts. */
 double chart_nice_step(double span, int n);
-
-/* ---- plot_words.c ---- */
-/* A number as the book writes one; with a unit (see plot_value_text). */
-void chart_num_put(struct buf *b, double x);
-void chart_value_put(struct buf *b, double v, const char *unit);
-/* A series-label: format ("ILP %s") with text where its %s is. Caller
- * frees. */
-char *chart_series_format(const char *fmt, const char *text);
-/*
- * Group the series that lie on each other (each series' group: the first
- * it coincides with, or itself), and say which in plain text ("ILP 4 and
- * 8 coincide."), or NULL when none do. Caller frees. Needs the ranges.
- */
-char *chart_coincide(struct chart *c);
-/* The chart's text alternative: what it shows, from the points it draws,
- * with coincide (chart_coincide's, or NULL) said in it. Caller frees. */
-char *chart_alt(const struct chart *c, const char *coincide);
-
-/* ---- gnuplot.c ---- */
-/* Key, rotated category names and height of drawing w (WIDE, NARROW). */
-void chart_layout(struct chart *c, int w);
-/* The CSV of the points: one row per point. */
-void chart_csv(const struct chart *c, struct buf *csv);
-/* The gnuplot script that draws both SVGs, data inline. */
-void chart_script(const struct chart *c, const char *bundle_dir,
-                  struct buf *gp);
-/*
- * Write the CSV and the script under site_dir/fig, and run gnuplot when the
- * script changed (setting out's paths, drawn, redrawn, note). 0 or -1.
- */
-/* gnuplot.c: plot_prepare's chart for d, when it made one. 1 or 0. */
-int plot_memo_take(const struct directive *d, const struct bundle *b,
-                   const char *site_dir, struct plot *out);
-int chart_draw(const struct chart *c, const char *site_dir,
-               const struct buf *gp, const struct buf *csv, struct plot *out);
 
 #endif

@@ -1,11 +1,14 @@
 /* figure.c - a {chart} directive as a figure: the SVG that plot.c draws,
  * a text alternative saying what it shows, and its caption. */
+#include "render/figure.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/box.h"
 #include "book/expr.h"
+#include "render/machines.h"
 #include "render/plot.h"
-#include "render/render.h"
 #include "base/util.h"
 
 

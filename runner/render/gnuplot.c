@@ -1,13 +1,18 @@
+/*
+ * gnuplot.c - a chart's files and their drawing (gnuplot.h): the layout,
+ * the CSV and the gnuplot script of the points plot.c selected, written
+ * under the site's fig/ and drawn by gnuplot when the script changed.
+ */
+#include "render/gnuplot.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "render/chart.h"
 #include "base/exec.h"
+#include "render/plot_words.h"
 #include "base/util.h"
-
-const int chart_width[2] = {760, 400};
 
 /*
  * $LABBOOK_GNUPLOT names another gnuplot (or none, to test without one).
@@ -71,9 +76,6 @@ static void gp_str(struct buf *b, const char *s)
 	}
 	buf_putc(b, '\'');
 }
-
-/* Set while plot_prepare writes a chart without drawing it. */
-static int plot_deferred;
 
 /* A tick's text on a numeric x axis. */
 static void tick_put(struct buf *b, const struct chart *c, double v)
@@ -415,8 +417,8 @@ void chart_csv(const struct chart *c, struct buf *csv)
 
 /* Write the CSV and script; run gnuplot when the script changed. */
 int chart_draw(const struct chart *c, const char *site_dir,
-                      const struct buf *gp, const struct buf *csv,
-                      struct plot *out)
+               const struct buf *gp, const struct buf *csv, int deferred,
+               struct plot *out)
 {
 	const char *id = c->d->id;
 	char *figdir = path_join(site_dir, "fig");
@@ -438,7 +440,7 @@ int chart_draw(const struct chart *c, const char *site_dir,
 	if (same) {
 		out->drawn = 1;
 		rc = 0;
-	} else if (plot_deferred) {
+	} else if (deferred) {
 		/* plot_prepare: the drawing is left to plot_draw. */
 		unlink(svg_path);
 		unlink(nsvg_path);
@@ -491,74 +493,6 @@ int plot_drawn(const char *site_dir, const char *id)
 	free(svg);
 	free(narrow);
 	return there;
-}
-
-/* The charts plot_prepare made, kept for plot_render to take. */
-static struct memo {
-	const struct directive *d;
-	const struct bundle *b;
-	char *site_dir;
-	struct plot p;
-} *memo;
-static size_t nmemo;
-
-int plot_memo_take(const struct directive *d, const struct bundle *b,
-                   const char *site_dir, struct plot *out)
-{
-	for (size_t i = 0; i < nmemo; i++) {
-		struct memo *m = &memo[i];
-		if (m->d != d || m->b != b || strcmp(m->site_dir, site_dir))
-			continue;
-		*out = m->p;
-		free(m->site_dir);
-		*m = memo[--nmemo];
-		/* plot_draw has drawn it since, or failed to: then it is made
-		 * again, and drawn alone, so that gnuplot's words are shown. */
-		if (out->pending) {
-			out->pending = 0;
-			out->drawn = plot_drawn(site_dir, d->id);
-		}
-		out->redrawn = 0;
-		if (!out->drawn) {
-			plot_free(out);
-			memset(out, 0, sizeof *out);
-			return 0;
-		}
-		return 1;
-	}
-	return 0;
-}
-
-void plot_memo_clear(void)
-{
-	for (size_t i = 0; i < nmemo; i++) {
-		plot_free(&memo[i].p);
-		free(memo[i].site_dir);
-	}
-	free(memo);
-	memo = NULL;
-	nmemo = 0;
-}
-
-char *plot_prepare(const struct directive *d, const char *path,
-                   struct bundle *b, const char *site_dir)
-{
-	struct plot p;
-	char *name = NULL;
-	plot_deferred = 1;
-	diag_quiet(1);
-	int rc = plot_render(d, path, b, site_dir, &p);
-	diag_quiet(0);
-	plot_deferred = 0;
-	if (rc == 0 && p.pending)
-		name = xasprintf("%s.gp", d->id);
-	/* A chart that failed is made again where its page reports it. */
-	if (rc == 0 && p.svg) {
-		*ARRAY_PUSH(memo, nmemo) = (struct memo){d, b, xstrdup(site_dir), p};
-	} else {
-		plot_free(&p);
-	}
-	return name;
 }
 
 int plot_draw(const char *site_dir, char *const *names, size_t n)

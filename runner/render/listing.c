@@ -1,3 +1,4 @@
+/* listing.c - a kernel's SASS from the bundle as HTML (listing.h). */
 #include "render/listing.h"
 
 #include <stdlib.h>

@@ -1,10 +1,12 @@
-/* live.c - how a page of a live build reloads itself (live.h). */
+/*
+ * live.c - what a site built live carries (live.h): live.js, which
+ * reloads a page when the stamp it checks changes.
+ */
+#include "render/live.h"
+
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-#include "render/live.h"
 
 #include "base/util.h"
 
@@ -31,10 +33,10 @@ static const char live_js[] =
 	"\tcheck();\n"
 	"})();\n";
 
-int live_site_assets(const char *site, int live)
+int live_assets_write(const char *site, int live)
 {
 	char *js = path_join(site, "live.js");
-	char *stamp = path_join(site, "live-stamp.js");
+	char *stamp = path_join(site, LIVE_STAMP_FILE);
 	int rc = 0;
 	if (live) {
 		size_t len;
@@ -49,16 +51,4 @@ int live_site_assets(const char *site, int live)
 	free(js);
 	free(stamp);
 	return rc;
-}
-
-void live_stamp_write(const char *site)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	char *path = path_join(site, "live-stamp.js");
-	char *js = xasprintf("labbook_live(\"%lld.%09ld\");\n", (long long)ts.tv_sec,
-	                     ts.tv_nsec);
-	file_write_atomic(path, js, strlen(js));
-	free(js);
-	free(path);
 }

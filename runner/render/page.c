@@ -1,11 +1,14 @@
 /* page.c - the page frame: the template, the contents, the links to the
  * neighbouring chapters, and writing a page only when it changed. */
+#include "render/page.h"
+
 #include <errno.h>
 #include <string.h>
 
-#include "render/render.h"
-#include "base/util.h"
+#include "render/box.h"
 #include "render/live.h"
+#include "render/machines.h"
+#include "base/util.h"
 
 /* Above this many chapters the contents of a page lists those near it. */
 #define TOC_FULL 60
@@ -52,12 +55,6 @@ const struct outline *outline_of(const struct site_ctx *s,
 		if (s->bk->chs[i] == ch)
 			return &s->outline[i];
 	return NULL;
-}
-
-int machine_has_gpu(const struct bundle *b)
-{
-	const char *gpu = machine_str(b, "gpu");
-	return gpu && strcmp(gpu, "none") != 0;
 }
 
 /* ", on DATE · bundle DIR" (linked to the provenance page). */

@@ -2,7 +2,8 @@
  * plot.c - a {chart} directive made into a chart (plot.h): its records
  * selected into series, its limits, labels and titles, its styles and the
  * ranges it is drawn over. plot_render puts a chart together from these,
- * plot_words.c's words and gnuplot.c's drawing.
+ * plot_words.c's words and gnuplot.c's drawing, and keeps the charts
+ * plot_prepare made for it.
  */
 #include "render/plot.h"
 
@@ -15,6 +16,8 @@
 #include "base/buf.h"
 #include "render/chart.h"
 #include "book/expr.h"
+#include "render/gnuplot.h"
+#include "render/plot_words.h"
 #include "base/util.h"
 
 /* Okabe and Ito's colour-blind-safe palette, without its black and yellow. */
@@ -71,19 +74,10 @@ static void chart_free(struct chart *c)
 
 /* ---- labels ----------------------------------------------------------------- */
 
-/* The label: line for value, or NULL. */
-static struct label *label_find(const struct chart *c, const char *value)
-{
-	for (size_t i = 0; i < c->nlabels; i++)
-		if (!strcmp(c->labels[i].value, value))
-			return &c->labels[i];
-	return NULL;
-}
-
 /* The words label: gives value, or NULL; the label counts as used. */
 static const char *label_use(struct chart *c, const char *value)
 {
-	struct label *l = label_find(c, value);
+	struct label *l = chart_label_find(c, value);
 	if (!l)
 		return NULL;
 	l->used = 1;
@@ -116,19 +110,6 @@ static int has_field(const struct exp_result *r, const char *field)
 		if (cJSON_GetObjectItemCaseSensitive(r->rows[i], field))
 			return 1;
 	return 0;
-}
-
-int chart_fail(struct plot *out, const char *path, int line,
-                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-int chart_fail(struct plot *out, const char *path, int line,
-               const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	diag_keepv(&out->error, path, line, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 static size_t series_find(struct chart *c, char *key)
@@ -312,12 +293,6 @@ static int chart_titles(struct chart *c, struct plot *out)
 	return 0;
 }
 
-const char *chart_cat_title(const struct chart *c, size_t k)
-{
-	const struct label *l = label_find(c, c->cats[k]);
-	return l ? l->words : c->cats[k];
-}
-
 /* ---- styles -------------------------------------------------------------------- */
 
 /* 0 or -1 (reported). */
@@ -380,22 +355,6 @@ static int chart_styles(struct chart *c, struct plot *out)
 
 /* ---- ranges and ticks -------------------------------------------------------- */
 
-double chart_axis_t(double v, int logb)
-{
-	return logb ? log(v) : v;
-}
-
-/* A round step that cuts span into at most n parts (1, 2, 5 x 10^k). */
-double chart_nice_step(double span, int n)
-{
-	double raw = span / n, mag = pow(10, floor(log10(raw)));
-	static const double m[] = {1, 2, 2.5, 5, 10};
-	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-		if (m[i] * mag >= raw)
-			return m[i] * mag;
-	return 10 * mag;
-}
-
 static void chart_ranges(struct chart *c)
 {
 	double lo = INFINITY, hi = -INFINITY, xlo = INFINITY, xhi = -INFINITY;
@@ -454,8 +413,61 @@ static void chart_ranges(struct chart *c)
 	}
 }
 
-int plot_render(const struct directive *d, const char *path, struct bundle *b,
-                const char *site_dir, struct plot *out)
+/* ---- charts made and kept --------------------------------------------------- */
+
+/* The charts plot_prepare made, kept for plot_render to take. */
+static struct memo {
+	const struct directive *d;
+	const struct bundle *b;
+	char *site_dir;
+	struct plot p;
+} *memo;
+static size_t nmemo;
+
+/* The chart plot_prepare made for d, when there is one drawn: 1 (in *out)
+ * or 0. */
+static int plot_memo_take(const struct directive *d, const struct bundle *b,
+                          const char *site_dir, struct plot *out)
+{
+	for (size_t i = 0; i < nmemo; i++) {
+		struct memo *m = &memo[i];
+		if (m->d != d || m->b != b || strcmp(m->site_dir, site_dir))
+			continue;
+		*out = m->p;
+		free(m->site_dir);
+		*m = memo[--nmemo];
+		/* plot_draw has drawn it since, or failed to: then it is made
+		 * again, and drawn alone, so that gnuplot's words are shown. */
+		if (out->pending) {
+			out->pending = 0;
+			out->drawn = plot_drawn(site_dir, d->id);
+		}
+		out->redrawn = 0;
+		if (!out->drawn) {
+			plot_free(out);
+			memset(out, 0, sizeof *out);
+			return 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+void plot_memo_clear(void)
+{
+	for (size_t i = 0; i < nmemo; i++) {
+		plot_free(&memo[i].p);
+		free(memo[i].site_dir);
+	}
+	free(memo);
+	memo = NULL;
+	nmemo = 0;
+}
+
+/* plot_render's chart; deferred (plot_prepare): left for plot_draw to draw. */
+static int plot_make(const struct directive *d, const char *path,
+                     struct bundle *b, const char *site_dir, int deferred,
+                     struct plot *out)
 {
 	memset(out, 0, sizeof *out);
 	if (plot_memo_take(d, b, site_dir, out))
@@ -491,10 +503,35 @@ int plot_render(const struct directive *d, const char *path, struct bundle *b,
 	out->alt = chart_alt(&c, out->coincide);
 	chart_csv(&c, &csv);
 	chart_script(&c, b->dir, &gp);
-	rc = chart_draw(&c, site_dir, &gp, &csv, out);
+	rc = chart_draw(&c, site_dir, &gp, &csv, deferred, out);
 out:
 	chart_free(&c);
 	buf_free(&gp);
 	buf_free(&csv);
 	return rc;
+}
+
+int plot_render(const struct directive *d, const char *path, struct bundle *b,
+                const char *site_dir, struct plot *out)
+{
+	return plot_make(d, path, b, site_dir, 0, out);
+}
+
+char *plot_prepare(const struct directive *d, const char *path,
+                   struct bundle *b, const char *site_dir)
+{
+	struct plot p;
+	char *name = NULL;
+	diag_quiet(1);
+	int rc = plot_make(d, path, b, site_dir, 1, &p);
+	diag_quiet(0);
+	if (rc == 0 && p.pending)
+		name = xasprintf("%s.gp", d->id);
+	/* A chart that failed is made again where its page reports it. */
+	if (rc == 0 && p.svg) {
+		*ARRAY_PUSH(memo, nmemo) = (struct memo){d, b, xstrdup(site_dir), p};
+	} else {
+		plot_free(&p);
+	}
+	return name;
 }

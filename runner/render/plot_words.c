@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "render/chart.h"
+#include "render/plot_words.h"
 #include "base/util.h"
 
 /* ---- words ------------------------------------------------------------------ */

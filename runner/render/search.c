@@ -1,10 +1,13 @@
 /* search.c - the search index (search-index.js) and the search page, made
  * from the chapters' sections, never from their HTML. */
+#include "render/search.h"
+
 #include <string.h>
 
-#include "render/render.h"
+#include "render/page.h"
 #include "render/slices.h"
 #include "base/util.h"
+#include "render/values.h"
 
 /* Append s as a JSON string, escaped as cJSON escapes it. */
 static void json_string(struct buf *out, const char *s, size_t len)

@@ -1,6 +1,8 @@
 /* site.c - the site: a page per chapter, the index, the one-page book, the
  * files they link to, and which of them are up to date (render.h names the
- * modules). */
+ * files below it). */
+#include "render/site.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,13 +10,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "render/blocks.h"
+#include "render/body.h"
+#include "render/book_pages.h"
+#include "render/box.h"
+#include "render/frags.h"
+#include "render/gnuplot.h"
+#include "render/live.h"
+#include "render/machines.h"
 #include "render/manifest.h"
+#include "render/page.h"
 #include "render/plot.h"
-#include "render/render.h"
+#include "render/search.h"
 #include "render/site_book.h"
 #include "render/slices.h"
 #include "base/util.h"
-#include "render/live.h"
+#include "render/values.h"
 
 struct chapter_summary {
 	int claims, failed, errors;
@@ -479,7 +490,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	int pdf_link = file_exists(pdf);
 	free(pdf);
 	int rc = copy_assets(&s);
-	rc |= live_site_assets(o->dir, o->live);
+	rc |= live_assets_write(o->dir, o->live);
 	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
 	const cJSON **old = xcalloc(n ? n : 1, sizeof *old);
 	for (size_t i = 0; i < n; i++) {

@@ -10,30 +10,11 @@
 #define LB_SITE_H
 
 #include "book/book.h"
-#include "render/machines.h"
 #include "bundle/results.h"
+#include "render/render.h"
 
-struct site_opts {
-	const char *dir;       /* the site folder */
-	const char *templates; /* the templates folder */
-	const char *title;     /* the book's title */
-	int gpu;               /* this machine could measure (a GPU is present) */
-	int fresh;             /* experiments this build ran */
-	struct machine_set *machines; /* the bundle and those compared; NULL
-	                                 or one: a single-machine book */
-	int live;              /* pages reload after a build (labbook watch) */
-	int strict;            /* a claim that does not hold is an error */
-};
-
-struct site_stats {
-	int errors;       /* problems shown on pages (already reported) */
-	int claims;
-	int claims_failed;
-	int pages_written;
-	int charts_drawn;
-};
-
-/* Write the site. Returns 0, or -1 when a file could not be written. */
+/* Write the site (struct site_opts and site_stats are in render.h).
+ * Returns 0, or -1 when a file could not be written. */
 int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
                 struct site_stats *st);
 

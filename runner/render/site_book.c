@@ -1,3 +1,4 @@
+/* site_book.c - the whole book on one page, book.html (site_book.h). */
 #define _GNU_SOURCE
 #include "render/site_book.h"
 
@@ -10,7 +11,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "render/render.h"
+#include "render/page.h"
 #include "render/slices.h"
 #include "base/util.h"
 

@@ -1,3 +1,4 @@
+/* slices.c - a book-wide file made of one slice per chapter (slices.h). */
 #define _GNU_SOURCE
 #include "render/slices.h"
 

@@ -6,12 +6,14 @@
  * Each column is a field, then optionally a header in double quotes and a
  * printf format. A column whose cells are all numbers is marked "num"
  * (right-aligned, tabular figures). */
+#include "render/table.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/box.h"
 #include "book/expr.h"
 #include "book/format.h"
-#include "render/render.h"
 #include "base/util.h"
 
 struct tcol {

@@ -1,11 +1,16 @@
-/* values.c - inline values, claims, and a chapter's plan as HTML or text. */
+/* values.c - inline values and claims as HTML or plain text, and a
+ * chapter's outline (values.h). */
+#include "render/values.h"
+
 #include <ctype.h>
 #include <string.h>
 
+#include "render/box.h"
 #include "book/expr.h"
 #include "book/format.h"
+#include "render/machines.h"
 #include "render/manifest.h"
-#include "render/render.h"
+#include "render/piece.h"
 #include "base/util.h"
 
 /* Evaluate e; a claim becomes 1 (holds) or 0. 0 or -1 with *err. */
@@ -23,20 +28,6 @@ static int value_eval(struct bundle *b, const struct inline_expr *e,
 	return -1;
 }
 
-int partial_report(struct page_ctx *c, int line, const char *id,
-                   const char *why)
-{
-	for (size_t i = 0; i < c->npartial; i++)
-		if (!strcmp(c->partial[i], id))
-			return 0;
-	*ARRAY_PUSH(c->partial, c->npartial) = id;
-	diag_at(c->ch->path, line, "experiment '%s': %s; what this page shows "
-	        "of it stands on the records before that line (run it again to "
-	        "repair)", id, why);
-	c->errors++;
-	return 1;
-}
-
 /* Open the mark of a value that stands on part of a records file. */
 static void partial_open(struct buf *out, const struct eval_facts *f)
 {
@@ -44,33 +35,6 @@ static void partial_open(struct buf *out, const struct eval_facts *f)
 	              "records before a malformed line: ");
 	buf_puts_html(out, f->partial);
 	buf_puts(out, "\">");
-}
-
-void piece_take(struct page_ctx *c, const char *html, size_t len,
-                const struct frag_counts *fc, struct buf *out)
-{
-	buf_put(out, html, len);
-	c->figures += fc->figures;
-	c->tables += fc->tables;
-	c->claims += fc->claims;
-}
-
-void piece_make(struct page_ctx *c, const char *key,
-                void (*make)(struct page_ctx *c, const void *arg,
-                             struct buf *out),
-                const void *arg, struct buf *out)
-{
-	/* What the page had counted before, to tell a clean piece. */
-	int figures = c->figures, tables = c->tables, claims = c->claims;
-	int failed = c->claims_failed, errors = c->errors;
-	int reported = diag_count() + warn_count();
-	size_t partial = c->npartial, start = out->len;
-	make(c, arg, out);
-	struct frag_counts fc = {c->figures - figures, c->tables - tables,
-	                         c->claims - claims};
-	if (key && c->claims_failed == failed && c->errors == errors &&
-	    c->npartial == partial && diag_count() + warn_count() == reported)
-		frags_put(c->frags, key, out->data + start, out->len - start, &fc);
 }
 
 static size_t machine_count(const struct page_ctx *c)
@@ -249,56 +213,6 @@ void pieces_text_of(const struct text_src *t, const struct chapter *ch,
 		buf_putc(out, raw.data[i]);
 	}
 	buf_free(&raw);
-}
-
-/* "<hN id=...>inner<a class=anchor>#</a></hN>" for section n. */
-static void heading_html(struct page_ctx *c, size_t n, struct buf *out)
-{
-	const struct section *s = &c->ch->sections[n];
-	const struct outline *ol = outline_of(c->s, c->ch);
-	const char *id = ol->ids[n];
-	buf_printf(out, "<h%d id=\"%s\">", s->level, id);
-	for (size_t i = 0; i < s->html.n; i++) {
-		const struct piece *x = &s->html.v[i];
-		if (x->kind == PIECE_TEXT)
-			buf_put(out, x->text, x->len);
-		else if (x->kind == PIECE_VALUE)
-			value_html(c, &c->ch->values[x->index], out);
-	}
-	buf_printf(out, "<a class=\"anchor\" href=\"#%s\" aria-label=\"link to "
-	           "this section\">#</a></h%d>", id, s->level);
-}
-
-void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
-{
-	*after_title = 0;
-	const struct pieces *p = &c->ch->body;
-	for (size_t i = 0; i < p->n; i++) {
-		const struct piece *x = &p->v[i];
-		switch (x->kind) {
-		case PIECE_TEXT:
-			buf_put(out, x->text, x->len);
-			break;
-		case PIECE_VALUE:
-			value_html(c, &c->ch->values[x->index], out);
-			break;
-		case PIECE_DIR:
-			block_html(c, &c->ch->dirs[x->index], out);
-			break;
-		case PIECE_TABLE: {
-			char *label = xasprintf("table %zu.%d", c->index + 1,
-			                        ++c->tables);
-			table_wrap_open(out, label, NULL);
-			free(label);
-			break;
-		}
-		case PIECE_SECTION:
-			heading_html(c, x->index, out);
-			if ((int)x->index == c->ch->title_section)
-				*after_title = out->len;
-			break;
-		}
-	}
 }
 
 /* The first sentence of text, cut at a word when it is long; caller frees. */

@@ -1,6 +1,6 @@
 /* The words and numbers charts are drawn with. */
 #include "render/chart.h"
-#include "render/plot.h"
+#include "render/plot_words.h"
 #include "test.h"
 #include "base/util.h"
 

@@ -1,0 +1,34 @@
+/*
+ * blocks.h - a chapter's directives as HTML (blocks.c): experiments and
+ * listings made here, tables (table.h) and charts (figure.h) made by their
+ * own files, each taken from the page's kept pieces when it can be.
+ */
+#ifndef LB_BLOCKS_H
+#define LB_BLOCKS_H
+
+#include "base/buf.h"
+#include "book/book.h"
+#include "book/chapter.h"
+#include "bundle/results.h"
+#include "render/render.h"
+
+/* Append directive d as HTML. */
+void block_html(struct page_ctx *c, const struct directive *d,
+                struct buf *out);
+/* The key of chart, table or block d on c's page (frags.h). */
+void block_key(const struct page_ctx *c, const struct directive *d,
+               char key[33]);
+/* Will block_html take d from the page's kept pieces (for a chart, with
+ * its drawings there)? */
+int block_kept(const struct page_ctx *c, const struct directive *d);
+/*
+ * The state of experiment id as the bundle records it (results_meta_load;
+ * the caller frees m with results_meta_free), failed too when this build
+ * found it could not be built (e, the book's, may be NULL).
+ */
+void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
+                   struct result_meta *m);
+/* An experiment's state as one word, for a class attribute. */
+const char *state_class(enum result_state s);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * body.c - a chapter's body as HTML (body.h): its prose, inline values,
+ * directives, tables and headings, in order.
+ */
+#include "render/body.h"
+
+#include <stdlib.h>
+
+#include "render/blocks.h"
+#include "render/box.h"
+#include "render/page.h"
+#include "base/util.h"
+#include "render/values.h"
+
+/* "<hN id=...>inner<a class=anchor>#</a></hN>" for section n. */
+static void heading_html(struct page_ctx *c, size_t n, struct buf *out)
+{
+	const struct section *s = &c->ch->sections[n];
+	const struct outline *ol = outline_of(c->s, c->ch);
+	const char *id = ol->ids[n];
+	buf_printf(out, "<h%d id=\"%s\">", s->level, id);
+	for (size_t i = 0; i < s->html.n; i++) {
+		const struct piece *x = &s->html.v[i];
+		if (x->kind == PIECE_TEXT)
+			buf_put(out, x->text, x->len);
+		else if (x->kind == PIECE_VALUE)
+			value_html(c, &c->ch->values[x->index], out);
+	}
+	buf_printf(out, "<a class=\"anchor\" href=\"#%s\" aria-label=\"link to "
+	           "this section\">#</a></h%d>", id, s->level);
+}
+
+void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
+{
+	*after_title = 0;
+	const struct pieces *p = &c->ch->body;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct piece *x = &p->v[i];
+		switch (x->kind) {
+		case PIECE_TEXT:
+			buf_put(out, x->text, x->len);
+			break;
+		case PIECE_VALUE:
+			value_html(c, &c->ch->values[x->index], out);
+			break;
+		case PIECE_DIR:
+			block_html(c, &c->ch->dirs[x->index], out);
+			break;
+		case PIECE_TABLE: {
+			char *label = xasprintf("table %zu.%d", c->index + 1,
+			                        ++c->tables);
+			table_wrap_open(out, label, NULL);
+			free(label);
+			break;
+		}
+		case PIECE_SECTION:
+			heading_html(c, x->index, out);
+			if ((int)x->index == c->ch->title_section)
+				*after_title = out->len;
+			break;
+		}
+	}
+}

@@ -1,0 +1,48 @@
+/*
+ * box.h - the pieces of HTML that blocks, tables, figures and the book's
+ * pages all print (box.c), and what a page says of the data it shows.
+ * Text from a program or a records file is escaped here.
+ */
+#ifndef LB_BOX_H
+#define LB_BOX_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "base/buf.h"
+#include "bundle/results.h"
+#include "render/render.h"
+
+/* The string key of b's machine.json, or NULL (borrowed from b). */
+const char *machine_str(const struct bundle *b, const char *key);
+/* Did a GPU measure b (machine.json names one, not "none")? */
+int machine_has_gpu(const struct bundle *b);
+/* A box that says what went wrong: title, then msg (or NULL), then a
+ * program's text (or NULL) as text_html shows it. */
+void error_box(struct buf *out, const char *title, const char *msg,
+               const char *text);
+/* Bytes from a program as HTML: escaped, invalid UTF-8 and control
+ * characters (but tab and newline) shown as U+FFFD. */
+void text_html(struct buf *out, const char *s, size_t len);
+/* A records cell: a number with fmt (NULL: the book's default), a string
+ * (a long C++ name shortened, whole on hover), yes or no, or a list. */
+void cell_html(struct buf *out, const cJSON *c, const char *fmt);
+/* Is row marked "correct": false? */
+int row_wrong(const cJSON *row);
+/* Open a box that scrolls a wide table on a narrow screen, from the
+ * keyboard too, named label and id (or NULL); the caller closes its div. */
+void table_wrap_open(struct buf *out, const char *label, const char *id);
+/* A number as the book writes it (value_format's default), as plain text. */
+void num_text(struct buf *out, double x);
+/* A field of a record as plain text; a number as the book writes one. */
+void field_text(struct buf *out, const cJSON *f);
+/* Is the data of a directive (an experiment id, derived ones too) outdated
+ * in c's bundle? */
+int data_outdated(struct page_ctx *c, const char *data);
+/* Report, once per page, that what it shows of experiment id stands on the
+ * records before a malformed line (why, "FILE:LINE: what"); counted as a
+ * problem of the page. 1 when reported now. */
+int partial_report(struct page_ctx *c, int line, const char *id,
+                   const char *why);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * values.h - inline values and claims (values.c): as HTML on a page, as
+ * plain text for titles, the contents and the search index, and a
+ * chapter's outline made from them.
+ */
+#ifndef LB_VALUES_H
+#define LB_VALUES_H
+
+#include "base/buf.h"
+#include "book/book.h"
+#include "book/chapter.h"
+#include "bundle/results.h"
+#include "render/render.h"
+
+/* Append inline value e as HTML: its value, a claim mark, or an error
+ * (reported once, counted on c). */
+void value_html(struct page_ctx *c, const struct inline_expr *e,
+                struct buf *out);
+/* Append the mark of a value or claim that reads data this bundle lacks
+ * (its results predate the experiment's source): what and why as a title. */
+void not_measured_html(struct buf *out, const char *what, const char *why);
+/* Where plain-text values come from: the bundle, and the kept pieces of
+ * the chapter's page (NULL: none), whose keys read the book. */
+struct text_src {
+	struct bundle *b;
+	const struct book *bk;
+	struct frags *frags;
+};
+/* Append e's value as plain text, or "?" when it has none (not reported:
+ * the page reports it where the value stands). */
+void value_text(const struct text_src *t, const struct inline_expr *e,
+                struct buf *out);
+/* Append p as plain text with values computed, spaces collapsed. */
+void pieces_text_of(const struct text_src *t, const struct chapter *ch,
+                    const struct pieces *p, struct buf *out);
+/* Compute the outline of ch: titles, ids and lead. */
+void outline_make(const struct text_src *t, const struct chapter *ch,
+                  struct outline *ol);
+/* Free what ol holds (of a chapter of nsections sections). */
+void outline_free(struct outline *ol, size_t nsections);
+
+#endif
