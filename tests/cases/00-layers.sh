@@ -17,3 +17,17 @@ expect_err "a cycle: base/a -> base/buf -> base/a"
 expect_err "include \"util.h\" names no stage"
 expect_err "runner/misc: not a stage"
 expect_err "runner/book/long.c: 700 lines"
+# What the files call, read from the objects this suite was built from
+# (tools/check-calls): no cycle and no call up, in any stage; and a call up
+# planted past the headers is named.
+OUT=$("$ROOT/tools/check-calls" --obj "$(dirname "$LABBOOK")/obj"); RC=$?
+expect_rc 0
+[ -z "$OUT" ] || fail "check-calls reports: $OUT"
+mkdir -p fake/base fake/cli
+printf 'void top(void);\nvoid low(void) { top(); }\n' > low.c
+printf 'void top(void) {}\n' > top.c
+cc -c -o fake/base/low.o low.c && cc -c -o fake/cli/top.o top.c ||
+	fail "cc could not build the fake objects"
+OUT=$("$ROOT/tools/check-calls" --obj fake); RC=$?
+expect_rc 1
+expect_err "a call up: base/low -> cli/top: top"
