@@ -77,7 +77,8 @@ static const char build_usage[] =
 	"                    page, the claims on every machine, charts that ask\n"
 	"                    for several machines (repeatable)\n"
 	"  --strict          a claim that does not hold, on any bundle, is an\n"
-	"                    error (exit 1), not a warning\n"
+	"                    error (exit 1), not a warning; so is an experiment\n"
+	"                    with no results in the bundle\n"
 	"  --quiet           no progress lines\n"
 	"  --progress        progress lines even when stderr is not a terminal\n"
 	"  --live            pages reload themselves after each build of labbook\n"
@@ -376,6 +377,9 @@ static int cmd_build(int argc, char **argv)
 		hidden = 1;
 		diag_quiet(1);
 	}
+	/* A page would say "not measured"; a strict build says it fails. */
+	if (strict && !hidden && !ro.compile_only && !exec_stopping())
+		book_check_measured(&bk, b);
 	struct machine_set ms;
 	machines_open(&bk, b, compare, ncompare, &ms);
 	/* One machine: its pages report the claims as they are shown. */
