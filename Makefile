@@ -82,8 +82,8 @@ $(LABBOOK): $(OBJS)
 # Says what it does and where the site is, on a terminal or in a log.
 site: $(LABBOOK)
 	@echo "labbook: $(if $(RUNFLAGS),no GPU: rendering the recorded results in $(RESULTS),GPU found: measuring into $(RESULTS) and rendering) into $(SITE)/"
-	$(LABBOOK) build --results $(RESULTS) --site $(SITE) -j $(JOBS) \
-		--title $(call quote,$(TITLE)) $(RUNFLAGS) \
+	$(LABBOOK) build --results $(call quote,$(RESULTS)) --site $(call quote,$(SITE)) \
+		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS) \
 		$(foreach c,$(COMPARE),--compare $(call quote,$(c)))
 	@echo "labbook: done; open $(SITE)/index.html"
 
@@ -101,8 +101,8 @@ install: $(LABBOOK)
 # The authoring loop: every save rebuilds what it touched, and open pages
 # reload themselves.
 watch: $(LABBOOK)
-	$(LABBOOK) watch --results $(RESULTS) --site $(SITE) -j $(JOBS) \
-		--title $(call quote,$(TITLE)) $(RUNFLAGS)
+	$(LABBOOK) watch --results $(call quote,$(RESULTS)) --site $(call quote,$(SITE)) \
+		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS)
 
 # The one-page book (site/book.html) printed by headless Chromium; then the
 # site again, which now links the PDF.
@@ -113,7 +113,7 @@ pdf: site
 
 # Measure only (a cluster node with a GPU but no gnuplot): fills RESULTS.
 measure: $(LABBOOK)
-	$(LABBOOK) build --results $(RESULTS) --no-site -j $(JOBS)
+	$(LABBOOK) build --results $(call quote,$(RESULTS)) --no-site -j $(JOBS)
 
 kernels: $(LABBOOK)
 	$(LABBOOK) build --compile-only -j $(JOBS)
@@ -178,6 +178,6 @@ format:
 	clang-format -i runner/*.c runner/*.h tests/unit/*.c
 
 clean:
-	rm -rf $(BUILD) build-san build-fuzz $(SITE)
+	rm -rf $(call quote,$(BUILD)) build-san build-fuzz $(call quote,$(SITE))
 
 -include $(DEPS)

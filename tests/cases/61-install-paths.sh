@@ -20,3 +20,14 @@ expect_file book/kernels/lab.h
 OUT=$(make -C book LABBOOK="$PWD/o'brien lab/bin/labbook" 2>&1); RC=$?
 expect_rc 0
 expect_file book/site/style.css
+
+# make clean removes the SITE it is given, as one folder, and nothing
+# that a space in its name would split off.
+mkdir -p clean/my clean/site "clean/my site" "clean/b x"
+touch "clean/my site/index.html" clean/my/keep clean/site/keep
+(cd clean && make -s -f "$ROOT/Makefile" clean SITE="my site" BUILD="b x" GPU=no >/dev/null 2>&1) ||
+	fail "make clean failed"
+expect_no_file "clean/my site"
+expect_no_file "clean/b x"
+expect_file clean/my/keep
+expect_file clean/site/keep
