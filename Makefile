@@ -46,6 +46,9 @@ export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT \
 
 -include config.mak
 
+# $(call quote,TEXT): TEXT as one shell word, for the recipes below.
+quote = '$(subst ','\'',$(1))'
+
 # runner/ has one folder per stage (README, *Repository layout*).
 STAGES = base bundle book measure render cli
 FUZZ_SRCS = $(wildcard runner/*/fuzz_*.c)
@@ -82,24 +85,27 @@ $(LABBOOK): $(OBJS)
 # Says what it does and where the site is, on a terminal or in a log.
 site: $(LABBOOK)
 	@echo "labbook: $(if $(RUNFLAGS),no GPU: rendering the recorded results in $(RESULTS),GPU found: measuring into $(RESULTS) and rendering) into $(SITE)/"
-	$(LABBOOK) build --results $(RESULTS) --site $(SITE) -j $(JOBS) \
-		--title '$(TITLE)' $(RUNFLAGS) $(COMPARE:%=--compare %)
+	$(LABBOOK) build --results $(call quote,$(RESULTS)) --site $(call quote,$(SITE)) \
+		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS) \
+		$(foreach c,$(COMPARE),--compare $(call quote,$(c)))
 	@echo "labbook: done; open $(SITE)/index.html"
 
 # The binary finds its templates in $(PREFIX)/share/labbook/templates, and
 # labbook init copies $(PREFIX)/share/labbook/lab.h into a new book.
+# DESTDIR and PREFIX may hold spaces and quotes.
+DEST = $(DESTDIR)$(PREFIX)
 install: $(LABBOOK)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/labbook/templates
-	install -m 755 $(LABBOOK) $(DESTDIR)$(PREFIX)/bin/labbook
-	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/labbook/templates/
-	install -m 644 kernels/lab.h $(DESTDIR)$(PREFIX)/share/labbook/lab.h
-	@echo "labbook: installed $(DESTDIR)$(PREFIX)/bin/labbook; start a book with: labbook init DIR"
+	install -d $(call quote,$(DEST)/bin) $(call quote,$(DEST)/share/labbook/templates)
+	install -m 755 $(LABBOOK) $(call quote,$(DEST)/bin/labbook)
+	install -m 644 templates/* $(call quote,$(DEST)/share/labbook/templates/)
+	install -m 644 kernels/lab.h $(call quote,$(DEST)/share/labbook/lab.h)
+	@echo $(call quote,labbook: installed $(DEST)/bin/labbook; start a book with: labbook init DIR)
 
 # The authoring loop: every save rebuilds what it touched, and open pages
 # reload themselves.
 watch: $(LABBOOK)
-	$(LABBOOK) watch --results $(RESULTS) --site $(SITE) -j $(JOBS) \
-		--title '$(TITLE)' $(RUNFLAGS)
+	$(LABBOOK) watch --results $(call quote,$(RESULTS)) --site $(call quote,$(SITE)) \
+		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS)
 
 # The one-page book (site/book.html) printed by headless Chromium; then the
 # site again, which now links the PDF.
@@ -110,7 +116,7 @@ pdf: site
 
 # Measure only (a cluster node with a GPU but no gnuplot): fills RESULTS.
 measure: $(LABBOOK)
-	$(LABBOOK) build --results $(RESULTS) --no-site -j $(JOBS)
+	$(LABBOOK) build --results $(call quote,$(RESULTS)) --no-site -j $(JOBS)
 
 kernels: $(LABBOOK)
 	$(LABBOOK) build --compile-only -j $(JOBS)
@@ -118,12 +124,14 @@ kernels: $(LABBOOK)
 # Slurm: one job per entry of PARTITIONS, then one that renders SITE from
 # all their bundles (tools/cluster says how to tune the jobs).
 cluster: $(LABBOOK)
-	@test -n '$(PARTITIONS)' || { echo 'make cluster PARTITIONS="gpu:a100:4 gpu:l40s:2"' >&2; exit 2; }
-	LABBOOK=$(LABBOOK) SITE=$(SITE) TITLE='$(TITLE)' tools/cluster submit $(PARTITIONS)
+	@test -n $(call quote,$(PARTITIONS)) || { echo 'make cluster PARTITIONS="gpu:a100:4 gpu:l40s:2"' >&2; exit 2; }
+	LABBOOK=$(call quote,$(LABBOOK)) SITE=$(call quote,$(SITE)) TITLE=$(call quote,$(TITLE)) \
+		tools/cluster submit $(foreach p,$(PARTITIONS),$(call quote,$(p)))
 
 # The comparison site from BUNDLES, or from the bundles of the last make cluster.
 gather: $(LABBOOK)
-	LABBOOK=$(LABBOOK) SITE=$(SITE) TITLE='$(TITLE)' tools/cluster gather $(BUNDLES)
+	LABBOOK=$(call quote,$(LABBOOK)) SITE=$(call quote,$(SITE)) TITLE=$(call quote,$(TITLE)) \
+		tools/cluster gather $(foreach b,$(BUNDLES),$(call quote,$(b)))
 
 # A real slurmctld and slurmd on this machine measure a small book (root).
 check-slurm: $(LABBOOK)
@@ -173,6 +181,6 @@ format:
 	clang-format -i runner/*/*.c runner/*/*.h tests/unit/*.c
 
 clean:
-	rm -rf $(BUILD) build-san build-fuzz $(SITE)
+	rm -rf $(call quote,$(BUILD)) build-san build-fuzz $(call quote,$(SITE))
 
 -include $(DEPS)

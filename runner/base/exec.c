@@ -404,7 +404,10 @@ char *argv_join(char *const argv[])
 		const char *a = argv[i];
 		if (i)
 			buf_putc(&b, ' ');
-		if (*a && !a[strcspn(a, " \t\n\"'\\$`*?;&|<>()")]) {
+		/* Only words of these characters mean the same to every shell
+		 * unquoted. */
+		if (*a && !a[strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
+		                       "opqrstuvwxyz0123456789_@%+=:,./-")]) {
 			buf_puts(&b, a);
 			continue;
 		}

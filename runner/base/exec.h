@@ -77,7 +77,9 @@ char **argv_split(const char *s, size_t *n);
  * *argv of *n words, built by ARRAY_PUSH. */
 void argv_append_split(char ***argv, size_t *n, const char *s);
 void argv_free(char **argv);
-/* Words joined for display, quoted where needed. Caller frees. */
+/* Words joined for display and for a shell: a word of anything but
+ * letters, digits and _@%+=:,./- is put in single quotes ('\'' for a
+ * quote), so the line runs as the words it shows. Caller frees. */
 char *argv_join(char *const argv[]);
 
 /* Install SIGINT/SIGTERM handlers that stop the run cleanly. */

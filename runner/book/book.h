@@ -80,6 +80,13 @@ void book_free(struct book *bk);
 struct exper *book_find(const struct book *bk, const char *id);
 
 
+/*
+ * After book_run: report each experiment of the book that has no results
+ * in b (state ST_MISSING: not run, and never recorded there) as an error
+ * at its directive's line, for --strict. Returns how many.
+ */
+int book_check_measured(const struct book *bk, const struct bundle *b);
+
 /* Mark e failed for the reason why, which it takes. */
 void exper_fail(struct exper *e, char *why);
 /* Free what book_run set in e (NULL-safe); book_free calls it. */

@@ -16,8 +16,10 @@ struct compare_opts {
 
 /*
  * Print the comparison; returns the number of judged points above
- * max_diff, or -1 when either bundle is missing, has no records, or has a
- * malformed records file or machine.json (reported).
+ * max_diff, or -1 (reported) when either bundle is missing, has no
+ * records, has a malformed records file or machine.json, or a record
+ * whose median time is not a positive finite number (named by file and
+ * line), or when no point was compared at all (the report says why).
  */
 int compare_bundles(struct bundle *a, struct bundle *b,
                     const struct compare_opts *o);

@@ -89,6 +89,27 @@ int records_parse_n(const char *text, size_t len, cJSON ***rows, size_t *nrows,
 	return 0;
 }
 
+int records_line_of(const char *text, size_t len, size_t k)
+{
+	int line = 0;
+	size_t seen = 0;
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *s = p, *lend = p + n;
+		p += n + (nl ? 1 : 0);
+		line++;
+		while (s < lend && isspace((unsigned char)*s))
+			s++;
+		/* Blank lines hold no record, as in records_parse_n. */
+		if (s == lend && !memchr(lend - n, '\0', n))
+			continue;
+		if (seen++ == k)
+			return line;
+	}
+	return 0;
+}
+
 int records_parse(const char *text, cJSON ***rows, size_t *nrows, char **err)
 {
 	return records_parse_n(text, strlen(text), rows, nrows, err);

@@ -119,6 +119,18 @@ const char *bundle_source_key(struct bundle *b, const char *id)
 	return NULL;
 }
 
+int bundle_record_line(const struct bundle *b, const char *id, size_t k)
+{
+	char *path = bundle_path(b, id, BF_RECORDS), *why = NULL;
+	size_t len = 0;
+	char *text = file_read_regular(path, RESULTS_RECORDS_CAP, &len, &why);
+	int line = text ? records_line_of(text, len, k) : 0;
+	free(text);
+	free(why);
+	free(path);
+	return line;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -108,6 +108,9 @@ char *derived_id(const char *id, enum derived d);
  * from; NULL when none is recorded. Borrowed from b.
  */
 const char *bundle_source_key(struct bundle *b, const char *id);
+/* The line of experiment id's records file that holds its record k
+ * (0-based, as in exp_result's rows), or 0 when it cannot be told. */
+int bundle_record_line(const struct bundle *b, const char *id, size_t k);
 
 /*
  * The ids of every experiment with a records file in the bundle (derived
@@ -227,6 +230,9 @@ int records_parse_n(const char *text, size_t len, cJSON ***rows, size_t *nrows,
                     char **err);
 /* The same for NUL-terminated text. */
 int records_parse(const char *text, cJSON ***rows, size_t *nrows, char **err);
+/* The line of text (1-based) that holds record k (0-based, blank lines
+ * skipped as records_parse_n skips them), or 0 when there is none. */
+int records_line_of(const char *text, size_t len, size_t k);
 
 /* Replace control characters and invalid UTF-8 in every string of rows
  * (text_make_safe). Returns how many strings changed. */

@@ -1,11 +1,15 @@
 #include "cli/init.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/buf.h"
+#include "base/exec.h"
 #include "base/util.h"
 
 static const char chapter_md[] =
@@ -113,9 +117,11 @@ static const char makefile[] =
 	"# make: run the experiments that changed, then write the site into site/.\n"
 	"LABBOOK = labbook\n"
 	"TITLE   = A lab notebook\n"
+	"# $(call quote,TEXT): TEXT as one shell word, quotes and spaces included.\n"
+	"quote   = '$(subst ','\\'',$(1))'\n"
 	"\n"
 	"site:\n"
-	"\t$(LABBOOK) build --title '$(TITLE)'\n"
+	"\t$(call quote,$(LABBOOK)) build --title $(call quote,$(TITLE))\n"
 	"\t@echo \"open site/index.html\"\n"
 	"\n"
 	"clean:\n"
@@ -170,48 +176,143 @@ char *init_templates_find(void)
 	return page;
 }
 
-static int init_write(const char *dir, const char *name, const char *text)
+/* The files of a new book, under the book's folder. */
+enum { INIT_CHAPTER, INIT_SOURCE, INIT_MAKEFILE, INIT_GITIGNORE, INIT_LABH,
+       INIT_FILES };
+static const char *const init_names[INIT_FILES] = {
+	"chapters/01-first.md", "kernels/sum/sum.c", "Makefile", ".gitignore",
+	"kernels/lab.h",
+};
+
+static int init_skip_dots(const struct dirent *d)
 {
-	char *path = path_join(dir, name);
+	return strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+}
+
+/*
+ * What dir holds, as "a, b and 3 more", into *held (caller frees; NULL
+ * when dir is missing or empty). 0, or -1 when dir cannot be read
+ * (reported).
+ */
+static int init_dir_held(const char *dir, char **held)
+{
+	struct dirent **names = NULL;
+	*held = NULL;
+	int n = scandir(dir, &names, init_skip_dots, alphasort);
+	if (n < 0) {
+		if (errno == ENOENT)
+			return 0;
+		diag("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < n; i++) {
+		if (i < 8)
+			buf_printf(&b, "%s%s", i ? ", " : "", names[i]->d_name);
+		free(names[i]);
+	}
+	if (n > 8)
+		buf_printf(&b, " and %d more", n - 8);
+	free(names);
+	*held = n ? buf_detach(&b) : NULL;
+	if (!n)
+		buf_free(&b);
+	return 0;
+}
+
+/*
+ * May path be written? Sets *replaces when a file is there, which only
+ * force may replace; anything but a regular file is never replaced.
+ * 0, or -1 (reported).
+ */
+static int init_check(const char *path, int force, int *replaces)
+{
+	struct stat st;
+	*replaces = 0;
+	if (lstat(path, &st) != 0)
+		return 0;
+	if (!S_ISREG(st.st_mode)) {
+		diag("%s is there and is not a file; labbook init replaces only "
+		     "files (with --force)", path);
+		return -1;
+	}
+	if (!force) {
+		diag("%s is there; labbook init replaces a file only with --force",
+		     path);
+		return -1;
+	}
+	*replaces = 1;
+	return 0;
+}
+
+static int init_write(const char *path, const char *text, const char *src,
+                      int replaces)
+{
 	int rc = mkdir_parents(path);
 	if (rc == 0)
-		rc = file_write_atomic(path, text, strlen(text));
+		rc = src ? file_copy(src, path)
+		         : file_write_atomic(path, text, strlen(text));
 	if (rc == 0)
-		printf("  %s\n", path);
-	free(path);
+		printf("  %s%s\n", path,
+		       src && replaces ? " (for CUDA experiments; replaced the file "
+		                         "that was there)"
+		       : src           ? " (for CUDA experiments)"
+		       : replaces      ? " (replaced the file that was there)"
+		                       : "");
 	return rc;
 }
 
-int init_book(const char *dir)
+int init_book(const char *dir, int force)
 {
-	char *chapters = path_join(dir, "chapters");
-	int exists = file_exists(chapters);
-	free(chapters);
-	if (exists) {
-		diag("%s already has chapters/; labbook init writes only into a new "
-		     "book", dir);
-		return -1;
+	static const char *const texts[INIT_FILES] = {
+		chapter_md, sum_c, makefile, gitignore, NULL,
+	};
+	char *paths[INIT_FILES] = {NULL};
+	int replaces[INIT_FILES] = {0};
+	char *held = NULL, *labh = NULL;
+	int rc = -1;
+	struct stat st;
+
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		diag("%s is there and is not a folder; labbook init writes a new "
+		     "book into a folder", dir);
+		goto out;
+	}
+	if (init_dir_held(dir, &held) != 0)
+		goto out;
+	if (held && !force) {
+		diag("%s is not empty: it holds %s; labbook init writes a new book "
+		     "into a new or empty folder (with --force it writes beside "
+		     "what is there, and names each file it replaces)", dir, held);
+		goto out;
+	}
+	labh = installed_find("lab.h", "kernels/lab.h");
+	/* Every file is checked before the first is written. */
+	for (int i = 0; i < INIT_FILES; i++) {
+		if (i == INIT_LABH && !labh)
+			continue;
+		paths[i] = path_join(dir, init_names[i]);
+		if (init_check(paths[i], force, &replaces[i]) != 0)
+			goto out;
 	}
 	if (mkdir_p(dir) != 0)
-		return -1;
+		goto out;
 	printf("labbook: writing a new book into %s\n", dir);
-	if (init_write(dir, "chapters/01-first.md", chapter_md) != 0 ||
-	    init_write(dir, "kernels/sum/sum.c", sum_c) != 0 ||
-	    init_write(dir, "Makefile", makefile) != 0 ||
-	    init_write(dir, ".gitignore", gitignore) != 0)
-		return -1;
-	char *labh = installed_find("lab.h", "kernels/lab.h");
-	if (labh) {
-		char *dst = path_join(dir, "kernels/lab.h");
-		int rc = file_copy(labh, dst);
-		if (rc == 0)
-			printf("  %s (for CUDA experiments)\n", dst);
-		free(dst);
-		free(labh);
-		if (rc != 0)
-			return -1;
-	}
+	for (int i = 0; i < INIT_FILES; i++)
+		if (paths[i] && init_write(paths[i], texts[i],
+		                           i == INIT_LABH ? labh : NULL,
+		                           replaces[i]) != 0)
+			goto out;
+	char *word[] = {(char *)dir, NULL};
+	char *cd = argv_join(word);
 	printf("Build it: cd %s && make (or labbook build), then open "
-	       "site/index.html\n", dir);
-	return 0;
+	       "site/index.html\n", cd);
+	free(cd);
+	rc = 0;
+out:
+	for (int i = 0; i < INIT_FILES; i++)
+		free(paths[i]);
+	free(held);
+	free(labh);
+	return rc;
 }

@@ -10,12 +10,16 @@
 #define LB_INIT_H
 
 /*
- * Write a starter book into dir (created if missing; it must hold no
- * chapters/ yet): a chapter with an experiment in C that needs no GPU, a
- * chart, an inline value, a claim, a Makefile, and lab.h for CUDA
- * experiments to come. Prints what it wrote. 0, or -1 (reported).
+ * Write a starter book into dir (created if missing): a chapter with an
+ * experiment in C that needs no GPU, a chart, an inline value, a claim, a
+ * Makefile, and lab.h for CUDA experiments to come. Prints what it wrote,
+ * and the command that builds it (the folder quoted for the shell). A
+ * folder that holds anything is refused, naming what is there; with force
+ * the book is written beside it, and each file it replaces is named (a
+ * folder or other non-file in the way is never replaced). Nothing is
+ * written unless every file can be. 0, or -1 (reported).
  */
-int init_book(const char *dir);
+int init_book(const char *dir, int force);
 
 /*
  * The templates folder to use when none was given: ./templates when the

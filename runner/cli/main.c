@@ -40,7 +40,7 @@ static const char usage[] =
 	"       labbook eval [--results DIR] 'EXPR [%fmt]'\n"
 	"                                        print the value of an expression\n"
 	"       labbook compare A B [options]    compare two results bundles\n"
-	"       labbook init DIR                 write a starter book into DIR\n"
+	"       labbook init [--force] DIR       write a starter book into DIR\n"
 	"       labbook COMMAND --help           the options of one command\n"
 	"\n"
 	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
@@ -79,7 +79,8 @@ static const char build_usage[] =
 	"                    page, the claims on every machine, charts that ask\n"
 	"                    for several machines (repeatable)\n"
 	"  --strict          a claim that does not hold, on any bundle, is an\n"
-	"                    error (exit 1), not a warning\n"
+	"                    error (exit 1), not a warning; so is an experiment\n"
+	"                    with no results in the bundle\n"
 	"  --quiet           no progress lines\n"
 	"  --progress        progress lines even when stderr is not a terminal\n"
 	"  --live            pages reload themselves after each build of labbook\n"
@@ -378,6 +379,9 @@ static int cmd_build(int argc, char **argv)
 		hidden = 1;
 		diag_quiet(1);
 	}
+	/* A page would say "not measured"; a strict build says it fails. */
+	if (strict && !hidden && !ro.compile_only && !exec_stopping())
+		book_check_measured(&bk, b);
 	struct machine_set ms;
 	machines_open(&bk, b, compare, ncompare, &ms);
 	/* One machine: its pages report the claims as they are shown. */
@@ -564,19 +568,31 @@ static int cmd_compare(int argc, char **argv)
 }
 
 static const char init_usage[] =
-	"usage: labbook init DIR\n"
+	"usage: labbook init [--force] DIR\n"
 	"Write a starter book into DIR: a chapter, an experiment in C that needs\n"
-	"no GPU, a chart, a claim and a Makefile. It builds as it is: cd DIR && make\n";
+	"no GPU, a chart, a claim and a Makefile. It builds as it is: cd DIR && make\n"
+	"DIR must be new or empty; --force writes into a folder that holds\n"
+	"something, and names each file it replaces.\n";
 
 static int cmd_init(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(init_usage, stdout);
-		return 0;
+	static const struct option opts[] = {
+		{"force", no_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c, force = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+:fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': force = 1; break;
+		case 'h': fputs(init_usage, stdout); return 0;
+		default: return getopt_error("init ", c, argv);
+		}
 	}
-	if (argc != 2 || argv[1][0] == '-')
+	if (argc - optind != 1)
 		return usage_error("init ", "init takes one folder, the new book's");
-	return init_book(argv[1]) != 0;
+	return init_book(argv[optind], force) != 0;
 }
 
 int main(int argc, char **argv)

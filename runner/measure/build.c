@@ -329,3 +329,19 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 	toolchain_free(&tc);
 	return failed;
 }
+
+int book_check_measured(const struct book *bk, const struct bundle *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < bk->nexps; i++) {
+		const struct exper *e = &bk->exps[i];
+		if (e->state != ST_MISSING)
+			continue;
+		diag_at(e->ch->path, e->dir->line, "experiment '%s' has no results "
+		        "in %s%s%s; with --strict every experiment the book uses "
+		        "must be measured", e->id, b->dir, e->why ? ": " : "",
+		        e->why ? e->why : "");
+		n++;
+	}
+	return n;
+}
