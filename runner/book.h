@@ -19,12 +19,12 @@
 #include "chapter.h"
 #include "results.h"
 
+/* What this build did with an experiment. What a page says of its
+ * results is result_state_decide's (results.h), from the bundle. */
 enum exp_state {
-	ST_MISSING,  /* no results anywhere */
-	ST_RECORDED, /* results from the bundle, not run by this build */
-	ST_CACHED,   /* up to date: nothing that could change it changed */
-	ST_FRESH,    /* ran in this build */
-	ST_FAILED,   /* failed in this build (earlier good results kept) */
+	ST_KEPT,   /* not run: its results, if any, are the bundle's */
+	ST_RAN,    /* ran in this build */
+	ST_FAILED, /* failed in this build (earlier good results kept) */
 };
 
 struct exper {
@@ -95,9 +95,10 @@ struct exper *book_find(const struct book *bk, const char *id);
  * Bring results up to date in b (see above). Returns the number of
  * experiments that failed and were not allowed to. With o->run 0 and no
  * compile_only, it only checks each experiment (its source, options and
- * the bundle's inputs) and starts no process. Each experiment's state is
- * kept in the bundle too (results_meta_load), so pages can be rendered
- * from the bundle alone.
+ * the bundle's inputs) and starts no process. Only a build that runs
+ * (o->run, no compile_only) writes b (bundle_run_begin), and it sets
+ * b->here (machine_is_here), so pages can be rendered from the bundle and
+ * that one fact.
  */
 int book_run(struct book *bk, struct bundle *b, const struct run_opts *o);
 
