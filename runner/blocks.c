@@ -322,9 +322,11 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	           "aria-label=\"experiment %s\">\n", d->id, d->id);
 	buf_printf(out, "<div class=\"exp-head\"><span class=\"exp-id\">"
 	           "experiment <strong>%s</strong></span>", d->id);
+	/* One item of the head, which spreads its items apart. */
 	if (m.state != RESULT_NONE) {
-		buf_putc(out, ' ');
+		buf_puts(out, " <span>");
 		state_html(out, c->s->b, m.state);
+		buf_puts(out, "</span>");
 	}
 	buf_puts(out, "</div>\n");
 	if (m.failed) {
