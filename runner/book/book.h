@@ -19,12 +19,12 @@
 #include "book/chapter.h"
 #include "bundle/results.h"
 
+/* What this build did with an experiment. What a page says of its
+ * results is result_state_decide's (results.h), from the bundle. */
 enum exp_state {
-	ST_MISSING,  /* no results anywhere */
-	ST_RECORDED, /* results from the bundle, not run by this build */
-	ST_CACHED,   /* up to date: nothing that could change it changed */
-	ST_FRESH,    /* ran in this build */
-	ST_FAILED,   /* failed in this build (earlier good results kept) */
+	ST_KEPT,   /* not run: its results, if any, are the bundle's */
+	ST_RAN,    /* ran in this build */
+	ST_FAILED, /* failed in this build (earlier good results kept) */
 };
 
 struct exper {
@@ -80,12 +80,6 @@ void book_free(struct book *bk);
 struct exper *book_find(const struct book *bk, const char *id);
 
 
-/*
- * After book_run: report each experiment of the book that has no results
- * in b (state ST_MISSING: not run, and never recorded there) as an error
- * at its directive's line, for --strict. Returns how many.
- */
-int book_check_measured(const struct book *bk, const struct bundle *b);
 
 /* Mark e failed for the reason why, which it takes. */
 void exper_fail(struct exper *e, char *why);

@@ -1,8 +1,8 @@
 /*
  * bundle_write.c - writing the bundle (results.h): machine.json, an
  * experiment's files committed as a whole (each to a temporary name, then
- * all renamed, meta.json last, the old set kept on any failure), its state
- * and its failures.
+ * all renamed, meta.json last, the old set kept on any failure) and its
+ * failures; only once bundle_run_begin let this build write.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -49,9 +50,39 @@ static int write_json(const char *path, const cJSON *v)
 	return rc;
 }
 
+void bundle_run_begin(struct bundle *b)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	struct tm tm;
+	gmtime_r(&t.tv_sec, &tm);
+	char when[32];
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+	free(b->build);
+	b->build = xasprintf("%s.%06ldZ", when, t.tv_nsec / 1000);
+}
+
+/* A file of this build's was written: its id is now the bundle's newest. */
+static void bundle_mark_written(struct bundle *b)
+{
+	free(b->last_build);
+	b->last_build = xstrdup(b->build);
+	b->last_build_read = 1;
+}
+
+/* May this build write b? A rendering never does; asking is a bug. */
+static int bundle_writable(const struct bundle *b, const char *what)
+{
+	if (b->build)
+		return 1;
+	diag("internal error: %s in %s by a build that runs nothing; the bundle "
+	     "is left as it was", what, b->dir);
+	return 0;
+}
+
 int bundle_set_machine(struct bundle *b, cJSON *m)
 {
-	if (mkdir_p(b->dir) != 0) {
+	if (!bundle_writable(b, "machine.json written") || mkdir_p(b->dir) != 0) {
 		if (b->machine != m)
 			cJSON_Delete(m);
 		return -1;
@@ -139,11 +170,15 @@ int bundle_commit(struct bundle *b, const char *id, const struct result_files *f
 	int rc = -1;
 	struct staged s[8];
 	size_t n = 0, meta_len = 0;
+	if (b->build) {
+		cJSON_DeleteItemFromObjectCaseSensitive(meta, "build");
+		cJSON_AddStringToObject(meta, "build", b->build);
+	}
 	char *meta_text = json_text(meta, &meta_len);
 	char *reason = NULL;
 	char *p_err = bundle_path(b, id, BF_ERROR);
 
-	if (mkdir_p(b->dir) != 0)
+	if (!bundle_writable(b, "results saved") || mkdir_p(b->dir) != 0)
 		goto out;
 	if (f->records)
 		stage(s, &n, bundle_path(b, id, BF_RECORDS), f->records,
@@ -196,6 +231,7 @@ int bundle_commit(struct bundle *b, const char *id, const struct result_files *f
 	}
 	if (unlink(p_err) != 0 && errno != ENOENT)
 		diag("cannot remove %s: %s", p_err, strerror(errno));
+	bundle_mark_written(b);
 	struct exp_result *r = bundle_get(b, id);
 	bundle_result_clear(r);
 	r->have_data = 1;
@@ -235,31 +271,21 @@ out:
 	return rc;
 }
 
-int bundle_set_state(struct bundle *b, const char *id, const char *state)
-{
-	struct exp_result *r = bundle_get(b, id);
-	/* The state is a note for pages; a bundle that cannot be written (a
-	 * recorded one, read-only) keeps what it says. */
-	if (!r->meta || access(b->dir, W_OK) != 0)
-		return 0;
-	const cJSON *old = cJSON_GetObjectItemCaseSensitive(r->meta, "state");
-	if (cJSON_IsString(old) && !strcmp(old->valuestring, state))
-		return 0;
-	cJSON_DeleteItemFromObjectCaseSensitive(r->meta, "state");
-	cJSON_AddStringToObject(r->meta, "state", state);
-	char *path = bundle_path(b, id, BF_META);
-	int rc = write_json(path, r->meta);
-	free(path);
-	return rc;
-}
-
 int bundle_fail(struct bundle *b, const char *id, cJSON *info)
 {
 	int rc = -1;
 	char *path = bundle_path(b, id, BF_ERROR);
 	struct exp_result *r = bundle_get(b, id);
-	if (mkdir_p(b->dir) == 0 && write_json(path, info) == 0)
+	if (!b->build) {
 		rc = 0;
+	} else {
+		cJSON_DeleteItemFromObjectCaseSensitive(info, "build");
+		cJSON_AddStringToObject(info, "build", b->build);
+		if (mkdir_p(b->dir) == 0 && write_json(path, info) == 0) {
+			bundle_mark_written(b);
+			rc = 0;
+		}
+	}
 	cJSON_Delete(r->failure);
 	r->failure = info;
 	free(path);

@@ -227,6 +227,8 @@ void bundle_free(struct bundle *b)
 		free(b->outdated[i]);
 	free(b->outdated);
 	cJSON_Delete(b->machine);
+	free(b->build);
+	free(b->last_build);
 	free(b->dir);
 	free(b);
 }
@@ -338,6 +340,9 @@ size_t bundle_records_count(struct bundle *b, const char *id)
 
 void bundle_reload(struct bundle *b)
 {
+	free(b->last_build);
+	b->last_build = NULL;
+	b->last_build_read = 0;
 	for (size_t i = 0; i < b->nexps; i++) {
 		struct exp_result *r = b->exps[i];
 		int data = r->have_data;
@@ -392,27 +397,110 @@ static char **meta_argv(const cJSON *o, const char *key, const char *str_key)
 const char *result_state_name(enum result_state s)
 {
 	switch (s) {
-	case RESULT_MISSING: return "not measured";
-	case RESULT_RECORDED: return "recorded";
-	case RESULT_CACHED: return "cached";
-	case RESULT_FRESH: return "fresh";
-	case RESULT_FAILED: return "failed";
+	case RESULT_NONE: return "not measured";
+	case RESULT_THIS_BUILD: return "measured in this build";
+	case RESULT_EARLIER: return "measured in an earlier build here";
+	case RESULT_ELSEWHERE: return "recorded on another machine";
+	case RESULT_CHANGED: return "changed since recorded";
 	}
 	return "";
 }
 
-void results_meta_load(struct bundle *b, const char *id, struct result_meta *m)
+const char *result_state_class(enum result_state s)
 {
+	switch (s) {
+	case RESULT_NONE: return "none";
+	case RESULT_THIS_BUILD: return "this-build";
+	case RESULT_EARLIER: return "earlier";
+	case RESULT_ELSEWHERE: return "elsewhere";
+	case RESULT_CHANGED: return "changed";
+	}
+	return "";
+}
+
+char *result_state_machine(const struct bundle *b)
+{
+	const char *gpu = cJSON_GetStringValue(
+		b->machine ? cJSON_GetObjectItemCaseSensitive(b->machine, "gpu") : NULL);
+	const char *host = cJSON_GetStringValue(
+		b->machine ? cJSON_GetObjectItemCaseSensitive(b->machine, "host") : NULL);
+	if (!gpu)
+		gpu = b->machine ? "no GPU named" : "no machine.json";
+	else if (!strcmp(gpu, "none"))
+		gpu = "no GPU";
+	return host ? xasprintf("%s, host %s", gpu, host) : xstrdup(gpu);
+}
+
+/* The "build" of a meta.json or error.json, or NULL. */
+static const char *build_of(const cJSON *o)
+{
+	return cJSON_GetStringValue(o ? cJSON_GetObjectItemCaseSensitive(o, "build")
+	                              : NULL);
+}
+
+/* The newest build id that any meta.json or error.json of b records: the
+ * last build that ran experiments into it. Ids are times of one width,
+ * so the greatest string is the newest. */
+static const char *bundle_last_build(struct bundle *b)
+{
+	if (b->last_build_read)
+		return b->last_build;
+	b->last_build_read = 1;
+	input_note(b->dir);
+	DIR *dp = opendir(b->dir);
+	struct dirent *de;
+	char **ids = NULL;
+	size_t n = 0;
+	while (dp && (de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		for (int f = BF_META; f <= BF_ERROR; f++) {
+			size_t ext = strlen(file_ext[f]);
+			if (de->d_name[0] != '.' && len > ext &&
+			    !strcmp(de->d_name + len - ext, file_ext[f]))
+				*ARRAY_PUSH(ids, n) = xstrndup(de->d_name, len - ext);
+		}
+	}
+	if (dp)
+		closedir(dp);
+	const char *last = NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct exp_result *r = bundle_get_meta(b, ids[i]);
+		const char *k[2] = {build_of(r->meta), build_of(r->failure)};
+		for (int j = 0; j < 2; j++)
+			if (k[j] && (!last || strcmp(k[j], last) > 0))
+				last = k[j];
+		free(ids[i]);
+	}
+	free(ids);
+	b->last_build = last ? xstrdup(last) : NULL;
+	return b->last_build;
+}
+
+enum result_state result_state_decide(struct bundle *b, const char *id,
+                                      const char *source_key)
+{
+	const cJSON *meta = bundle_get_meta(b, id)->meta;
+	if (!meta)
+		return RESULT_NONE;
+	const char *had = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(meta, "source_key"));
+	if (source_key && *source_key && had && strcmp(had, source_key))
+		return RESULT_CHANGED;
+	if (!b->here)
+		return RESULT_ELSEWHERE;
+	const char *mine = build_of(meta);
+	const char *last = bundle_last_build(b);
+	return mine && last && !strcmp(mine, last) ? RESULT_THIS_BUILD
+	                                           : RESULT_EARLIER;
+}
+
+void results_meta_load(struct bundle *b, const char *id, const char *source_key,
+                       struct result_meta *m)
+{
+	memset(m, 0, sizeof *m);
+	m->state = result_state_decide(b, id, source_key);
 	struct exp_result *r = bundle_get_meta(b, id);
 	const cJSON *meta = r->meta, *fail = r->failure;
-	memset(m, 0, sizeof *m);
-	m->state = meta ? RESULT_RECORDED : RESULT_MISSING;
-	char *state = meta_dup(meta, "state");
-	if (state && !strcmp(state, "fresh"))
-		m->state = RESULT_FRESH;
-	else if (state && !strcmp(state, "cached"))
-		m->state = RESULT_CACHED;
-	free(state);
 	m->date = meta_dup(meta, "date");
 	m->source = meta_dup(meta ? meta : fail, "source");
 	m->gpu_uuid = meta_dup(meta, "gpu_uuid");
@@ -438,7 +526,7 @@ void results_meta_load(struct bundle *b, const char *id, struct result_meta *m)
 	if (!m->run_cmd)
 		m->run_cmd = m->run_argv[0] ? argv_join(m->run_argv) : xstrdup("");
 	if (fail) {
-		m->state = RESULT_FAILED;
+		m->failed = 1;
 		m->failed_date = meta_dup(fail, "date");
 		m->failed_stage = meta_dup(fail, "stage");
 		m->failed_output = meta_dup(fail, "output");

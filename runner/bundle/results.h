@@ -56,6 +56,14 @@ struct bundle {
 	struct bundle_index *index; /* id -> exps[i], private */
 	char **outdated;            /* bundle_mark_outdated's ids, owned */
 	size_t noutdated;
+	char *build;      /* this build's id once bundle_run_begin let it write
+	                   * (a build that runs experiments); NULL: no file of
+	                   * the bundle is written */
+	int here;         /* its machine.json names the machine this build runs
+	                   * on (book_run sets it; 0 under --no-run) */
+	char *last_build; /* the newest build id its files record, read once
+	                   * (result_state_decide), or NULL */
+	int last_build_read;
 };
 
 /* Open a bundle folder (it need not exist yet). Never NULL. */
@@ -129,14 +137,43 @@ char *bundle_listing_read(const struct bundle *b, const char *id);
 
 /* ---- what an experiment's files say about it ------------------------------ */
 
+/* What the reader is told of an experiment's results (result_state_decide). */
 enum result_state {
-	RESULT_MISSING,  /* never ran: no meta.json and no error.json */
-	RESULT_RECORDED, /* from the bundle; no build said more (older bundles) */
-	RESULT_CACHED,   /* the last build found it up to date */
-	RESULT_FRESH,    /* the last build that wrote it ran it */
-	RESULT_FAILED,   /* its last attempt failed (error.json); good results
-	                  * of an earlier run may stand beside it */
+	RESULT_NONE,       /* no results: nothing to say of them */
+	RESULT_THIS_BUILD, /* "measured in this build" */
+	RESULT_EARLIER,    /* "measured in an earlier build here" */
+	RESULT_ELSEWHERE,  /* "recorded on another machine" */
+	RESULT_CHANGED,    /* "changed since recorded" */
 };
+
+/*
+ * The one place that decides the state of experiment id's results in b,
+ * from the bundle and this build's facts alone, so a page that shows it
+ * is the same on every build that finds the same bundle and sources:
+ *   RESULT_NONE       it has no meta.json (no good results);
+ *   RESULT_CHANGED    source_key (the current one; NULL: unknown) is not
+ *                     the source_key its results were made from: its
+ *                     source, arguments or flags changed since;
+ *   RESULT_ELSEWHERE  b->here is 0: machine.json names another host or
+ *                     GPU, or this build runs nothing (--no-run), so the
+ *                     results are a record, not this machine's measurement;
+ *   RESULT_THIS_BUILD its meta's "build" is the newest build id of the
+ *                     bundle: the last build that ran experiments into it
+ *                     (a build that runs nothing changes none of this);
+ *   RESULT_EARLIER    an earlier build on this machine measured it.
+ * A failed last attempt (error.json) is not a state: it is shown beside
+ * the results it left standing.
+ */
+enum result_state result_state_decide(struct bundle *b, const char *id,
+                                      const char *source_key);
+/* The state as the page says it ("measured in this build"). */
+const char *result_state_name(enum result_state s);
+/* The state as one word, for a class attribute ("this-build"). */
+const char *result_state_class(enum result_state s);
+/* The machine of RESULT_ELSEWHERE as machine.json records it: its GPU's
+ * name (or "no GPU") and its host, e.g. "NVIDIA H100 80GB HBM3, host
+ * Linux 6.8.0 x86_64". Caller frees. */
+char *result_state_machine(const struct bundle *b);
 
 /*
  * The meta of one experiment, read from <id>.meta.json and <id>.error.json
@@ -144,7 +181,9 @@ enum result_state {
  * fields of meta.json (written by the build; an older bundle lacks those
  * marked *, and the reader gives the default in brackets):
  *   id, source, chapter            strings
- *   state*                         "fresh" or "cached" [recorded]
+ *   build*                         the id of the build that ran it: its
+ *                                  start, ISO 8601 UTC to the microsecond
+ *                                  [none: an earlier build]
  *   date                           when it ran, ISO 8601 UTC
  *   compile_argv*, run_argv*       arrays of strings [split from compile,
  *                                  command]
@@ -155,10 +194,12 @@ enum result_state {
  *   inputs                         project files it was built from
  *   records, output_bytes          counts; output_cut boolean
  *   gpu_uuid                       the GPU it ran on, where known
- * error.json adds: stage ("compile", "run" or "save"), why, output, date.
+ * error.json adds: stage ("compile", "run" or "save"), why, output, date,
+ * and build.
  */
 struct result_meta {
-	enum result_state state;
+	enum result_state state; /* result_state_decide's */
+	int failed;           /* its last attempt failed (error.json) */
 	char *date;           /* when the good results were measured, or NULL */
 	char *why;            /* why the last attempt failed, or NULL */
 	char *failed_date;    /* when it failed, or NULL */
@@ -179,12 +220,21 @@ struct result_meta {
 };
 
 /* Fill m for experiment id from the bundle (never fails; a file that is
- * not valid JSON was warned about on reading and counts as absent). */
-void results_meta_load(struct bundle *b, const char *id, struct result_meta *m);
+ * not valid JSON was warned about on reading and counts as absent), its
+ * state decided against source_key (result_state_decide). */
+void results_meta_load(struct bundle *b, const char *id, const char *source_key,
+                       struct result_meta *m);
 void results_meta_free(struct result_meta *m);
-const char *result_state_name(enum result_state s);
 
 /* ---- writing --------------------------------------------------------------- */
+
+/*
+ * Only a build that runs experiments writes the bundle; a rendering never
+ * does. bundle_run_begin lets this build write b and gives it the id its
+ * files record ("build"). Before it, bundle_commit and bundle_set_machine
+ * refuse (-1, reported), and bundle_fail keeps the failure in memory only.
+ */
+void bundle_run_begin(struct bundle *b);
 
 /* machine.json: write it (b->machine takes m). 0 or -1. */
 int bundle_set_machine(struct bundle *b, cJSON *m);
@@ -208,13 +258,10 @@ struct result_files {
 int bundle_commit(struct bundle *b, const char *id, const struct result_files *f,
                   cJSON *meta);
 
-/* Set the "state" field of an experiment's meta.json ("fresh", "cached"),
- * rewriting the file only when it changes. 0 or -1. */
-int bundle_set_state(struct bundle *b, const char *id, const char *state);
-
 /*
- * A failed attempt: writes <id>.error.json (takes ownership of info) and
- * leaves the good files alone. 0 or -1.
+ * A failed attempt: writes <id>.error.json (takes ownership of info), and
+ * leaves the good files alone; before bundle_run_begin, it is kept in
+ * memory only, for the pages of this build. 0 or -1.
  */
 int bundle_fail(struct bundle *b, const char *id, cJSON *info);
 

@@ -365,9 +365,9 @@ static int cmd_build(int argc, char **argv)
 			diag("--rerun %s: no experiment has that id", ro.rerun[i]);
 	struct bundle *b = bundle_open(results);
 	int failed = book_run(&bk, b, &ro);
-	int fresh = 0;
+	int ran = 0;
 	for (size_t i = 0; i < bk.nexps; i++)
-		fresh += bk.exps[i].state == ST_FRESH;
+		ran += bk.exps[i].state == ST_RAN;
 
 	struct site_stats st = {0};
 	int site_rc = 0, hidden = 0;
@@ -390,17 +390,17 @@ static int cmd_build(int argc, char **argv)
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct site_opts so = {site, templates ? templates : found, title,
-		                       bk.gpu, fresh, &ms, live, strict};
+		                       bk.gpu, &ms, live, strict};
 		site_rc = site_render(&bk, b, &so, &st);
 		free(found);
 	}
 	diag_quiet(0);
 	int stop = exec_stopping();
-	if (!live && (ro.progress || fresh || diag_count()))
+	if (!live && (ro.progress || ran || diag_count()))
 		fprintf(stderr, "labbook: %zu chapter%s, %zu experiment%s (%d ran, %d "
 		        "failed), %d claim%s (%d do not hold), %d page%s and %d "
 		        "chart%s written, %.2f s\n", bk.nchs, plural(bk.nchs), bk.nexps,
-		        plural(bk.nexps), fresh, failed, st.claims,
+		        plural(bk.nexps), ran, failed, st.claims,
 		        plural((size_t)st.claims), st.claims_failed, st.pages_written,
 		        plural((size_t)st.pages_written), st.charts_drawn,
 		        plural((size_t)st.charts_drawn), now_seconds() - t0);

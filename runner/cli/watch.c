@@ -72,7 +72,7 @@ static void snap_experiments(struct snap *ran, struct snap *failed,
 	struct bundle *b = bundle_open(w->results);
 	for (size_t i = 0; i < w->nids; i++) {
 		struct result_meta m;
-		results_meta_load(b, w->ids[i], &m);
+		results_meta_load(b, w->ids[i], NULL, &m);
 		/* Dates are whole seconds: two runs within one differ in how long
 		 * they took. */
 		char *r = m.date ? xasprintf("%s %.9g", m.date, m.seconds) : xstrdup("");

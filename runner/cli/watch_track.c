@@ -133,7 +133,7 @@ void watch_plan(struct watch *w)
 	for (size_t i = 0; i < bk.nexps; i++) {
 		const struct exper *e = &bk.exps[i];
 		struct result_meta m;
-		results_meta_load(b, e->id, &m);
+		results_meta_load(b, e->id, NULL, &m);
 		*ARRAY_PUSH(w->ids, w->nids) = xstrdup(e->id);
 		watch_input_add(w, e->source, e->id, old, nold);
 		for (char **f = m.inputs; *f; f++)

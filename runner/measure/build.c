@@ -174,7 +174,7 @@ static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *
 	int building = o->run || o->compile_only;
 	const char *old_key = meta_str(r->meta, "key");
 	const char *old_src = meta_str(r->meta, "source_key");
-	e->state = r->meta ? ST_RECORDED : ST_MISSING;
+	e->state = ST_KEPT;
 	if (r->meta && old_src && strcmp(old_src, e->source_key))
 		e->why = xstrdup("its source, arguments or flags changed since "
 		                 "these results were recorded");
@@ -197,11 +197,8 @@ static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *
 	/* Without machine.json, nothing says where the results came from:
 	 * they are measured again. */
 	if (!o->compile_only && !wants_rerun(e, o) && old_key &&
-	    !strcmp(old_key, e->key) && !r->failure && !r->error && b->machine) {
-		e->state = ST_CACHED;
-		bundle_set_state(b, e->id, "cached");
+	    !strcmp(old_key, e->key) && !r->failure && !r->error && b->machine)
 		return 0;
-	}
 	return 1;
 }
 
@@ -238,7 +235,7 @@ static int exper_plan(struct exper *e, struct bundle *b, const struct toolchain 
 static void exper_report_records(const struct exper *e, struct bundle *b)
 {
 	struct exp_result *r = bundle_get(b, e->id);
-	if (r->error && e->state != ST_FRESH)
+	if (r->error && e->state != ST_RAN)
 		diag("%s; values computed from experiment '%s' use only the "
 		     "records before it (run it again to repair)", r->error, e->id);
 }
@@ -253,6 +250,8 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 	int failed = 0, building = o->run || o->compile_only;
 
 	bk->gpu = tc.gpu;
+	if (o->run && !o->compile_only)
+		bundle_run_begin(b);
 	if (building && mkdir_p(BUILD_DIR) != 0) {
 		toolchain_free(&tc);
 		return (int)bk->nexps;
@@ -325,17 +324,18 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		if (bk->exps[i].state == ST_FAILED && !bk->exps[i].allow_error)
 			failed++;
 	}
+	b->here = o->run && !o->compile_only && machine_is_here(b, &tc);
 	free(todo);
 	toolchain_free(&tc);
 	return failed;
 }
 
-int book_check_measured(const struct book *bk, const struct bundle *b)
+int book_check_measured(const struct book *bk, struct bundle *b)
 {
 	int n = 0;
 	for (size_t i = 0; i < bk->nexps; i++) {
 		const struct exper *e = &bk->exps[i];
-		if (e->state != ST_MISSING)
+		if (result_state_decide(b, e->id, e->source_key) != RESULT_NONE)
 			continue;
 		diag_at(e->ch->path, e->dir->line, "experiment '%s' has no results "
 		        "in %s%s%s; with --strict every experiment the book uses "

@@ -14,10 +14,18 @@
  * Bring results up to date in b (see above). Returns the number of
  * experiments that failed and were not allowed to. With o->run 0 and no
  * compile_only, it only checks each experiment (its source, options and
- * the bundle's inputs) and starts no process. Each experiment's state is
- * kept in the bundle too (results_meta_load), so pages can be rendered
- * from the bundle alone.
+ * the bundle's inputs) and starts no process. Only a build that runs
+ * (o->run, no compile_only) writes b (bundle_run_begin), and it sets
+ * b->here (machine_is_here), so pages can be rendered from the bundle and
+ * that one fact.
  */
 int book_run(struct book *bk, struct bundle *b, const struct run_opts *o);
+
+/*
+ * After book_run: report each experiment of the book that has no results
+ * in b (not run, and never recorded there) as an error
+ * at its directive's line, for --strict. Returns how many.
+ */
+int book_check_measured(const struct book *bk, struct bundle *b);
 
 #endif

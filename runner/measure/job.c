@@ -275,7 +275,6 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 	if (j->ok) {
 		cJSON *meta = meta_new(e, r, inputs, ninputs, j->nrows[0]);
 		cJSON_AddNumberToObject(meta, "runs", j->ran);
-		cJSON_AddStringToObject(meta, "state", "fresh");
 		if (j->uuid)
 			cJSON_AddStringToObject(meta, "gpu_uuid", j->uuid);
 		char *listing = NULL, *sass = NULL, *ncu = NULL, *ptxas = NULL;
@@ -294,7 +293,7 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		                         {ptxas, sass, ncu}, listing};
 		if (bundle_commit(b, e->id, &f, meta) == 0) {
 			/* Its results are now those of its sources as they are. */
-			e->state = ST_FRESH;
+			e->state = ST_RAN;
 			free(e->why);
 			e->why = NULL;
 		}

@@ -30,7 +30,7 @@
 /*
  * Run list[0..n) in rounds on the one GPU visible (gpu -1) or, where
  * several run at once, on worker gpu's GPU. Sets each experiment's state
- * (ST_FRESH or ST_FAILED), why and seconds. An interrupted build keeps
+ * (ST_RAN or ST_FAILED), why and seconds. An interrupted build keeps
  * what it had for the experiments it did not finish.
  */
 void job_run_rounds(struct exper **list, size_t n, struct bundle *b,

@@ -9,15 +9,23 @@
 #include "base/exec.h"
 #include "base/util.h"
 
+/* machine.json's "host": "Linux 6.8.0 x86_64", or NULL. Caller frees. */
+static char *host_words(void)
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		return NULL;
+	return xasprintf("%s %s %s", u.sysname, u.release, u.machine);
+}
+
 void machine_add_host(cJSON *m)
 {
 	char date[32];
 	now_iso(date);
-	struct utsname u;
 	cJSON_DeleteItemFromObject(m, "date");
 	cJSON_AddStringToObject(m, "date", date);
-	if (uname(&u) == 0) {
-		char *host = xasprintf("%s %s %s", u.sysname, u.release, u.machine);
+	char *host = host_words();
+	if (host) {
 		cJSON_DeleteItemFromObject(m, "host");
 		cJSON_AddStringToObject(m, "host", host);
 		free(host);
@@ -120,6 +128,43 @@ static const char *str_field(const cJSON *o, const char *key)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
+/* Does b's machine.json name tc's GPU: by UUID (one of gpu_uuids too),
+ * by name where either lacks one? */
+static int gpu_named(const struct bundle *b, const struct toolchain *tc)
+{
+	const char *uuid = str_field(tc->probe, "uuid");
+	const char *had = str_field(b->machine, "uuid");
+	const char *gpu = str_field(b->machine, "gpu");
+	if (uuid && had) {
+		if (!strcmp(uuid, had))
+			return 1;
+		const cJSON *u;
+		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(b->machine,
+		                                                       "gpu_uuids"))
+			if (cJSON_IsString(u) && !strcmp(u->valuestring, uuid))
+				return 1;
+		return 0;
+	}
+	const char *name = str_field(tc->probe, "gpu");
+	return name && gpu && !strcmp(name, gpu);
+}
+
+int machine_is_here(const struct bundle *b, const struct toolchain *tc)
+{
+	if (!b->machine)
+		return 0;
+	const char *host = str_field(b->machine, "host");
+	const char *gpu = str_field(b->machine, "gpu");
+	char *mine = host_words();
+	int here = host && mine && !strcmp(host, mine);
+	free(mine);
+	if (here && tc->probe)
+		here = gpu_named(b, tc);
+	else if (here)
+		here = gpu && !strcmp(gpu, "none");
+	return here;
+}
+
 int machine_check(const struct bundle *b, const struct toolchain *tc)
 {
 	if (!b->machine || !tc->probe)
@@ -129,19 +174,8 @@ int machine_check(const struct bundle *b, const struct toolchain *tc)
 	const char *gpu = str_field(b->machine, "gpu");
 	if (gpu && !strcmp(gpu, "none"))
 		return 0; /* only CPU experiments were measured here before */
-	if (uuid && had) {
-		if (!strcmp(uuid, had))
-			return 0;
-		const cJSON *u;
-		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(b->machine,
-		                                                       "gpu_uuids"))
-			if (cJSON_IsString(u) && !strcmp(u->valuestring, uuid))
-				return 0;
-	} else {
-		const char *name = str_field(tc->probe, "gpu");
-		if (name && gpu && !strcmp(name, gpu))
-			return 0;
-	}
+	if (gpu_named(b, tc))
+		return 0;
 	char *path = bundle_machine_path(b);
 	diag_at(path, 0, "these results were measured on another GPU (%s%s%s), "
 	        "and this machine has %s (%s); numbers measured here would be "

@@ -32,4 +32,11 @@ int machine_write(struct bundle *b, const struct toolchain *tc, int workers);
  */
 int machine_check(const struct bundle *b, const struct toolchain *tc);
 
+/*
+ * Is b's machine.json this machine's, as a build on tc would write it: the
+ * same host (machine_add_host's words) and GPU (by UUID, else by name;
+ * "none" where tc found no GPU)? 1 or 0.
+ */
+int machine_is_here(const struct bundle *b, const struct toolchain *tc);
+
 #endif

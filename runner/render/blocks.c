@@ -47,10 +47,17 @@ static void gpu_html(struct buf *out, const struct bundle *b, const char *uuid)
 
 /* ---- experiments ------------------------------------------------------------- */
 
-/* The state as one word, for a class attribute. */
-const char *state_class(enum result_state s)
+void state_html(struct buf *out, const struct bundle *b, enum result_state s)
 {
-	return s == RESULT_MISSING ? "missing" : result_state_name(s);
+	buf_printf(out, "<span class=\"state %s\">%s</span>",
+	           result_state_class(s), result_state_name(s));
+	if (s == RESULT_ELSEWHERE) {
+		char *where = result_state_machine(b);
+		buf_puts(out, " <span class=\"state-machine\">(");
+		buf_puts_html(out, where);
+		buf_puts(out, ")</span>");
+		free(where);
+	}
 }
 
 static int shows(const struct directive *d, const char *what)
@@ -114,16 +121,16 @@ static void records_table(struct buf *out, const struct exp_result *r,
 
 /*
  * What the page says of an experiment's state comes from the bundle (its
- * meta.json and error.json); this build adds only what it found checking
- * the experiment: a source that is missing, or results older than it.
+ * meta.json and error.json, result_state_decide); this build adds only what
+ * it found checking the experiment: its current source key, and a failure.
  */
 void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
                    struct result_meta *m)
 {
-	results_meta_load(b, id, m);
+	results_meta_load(b, id, e && e->source_ok ? e->source_key : NULL, m);
 	/* This build's own words, where it failed it. */
 	if (e && e->state == ST_FAILED) {
-		m->state = RESULT_FAILED;
+		m->failed = 1;
 		if (e->why || !m->why) {
 			free(m->why);
 			m->why = xstrdup(e->why ? e->why : "failed");
@@ -141,10 +148,15 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	buf_printf(out, "<section class=\"experiment\" id=\"exp-%s\" "
 	           "aria-label=\"experiment %s\">\n", d->id, d->id);
 	buf_printf(out, "<div class=\"exp-head\"><span class=\"exp-id\">"
-	           "experiment <strong>%s</strong></span> <span class=\"state %s\">"
-	           "%s</span></div>\n", d->id, state_class(m.state),
-	           result_state_name(m.state));
-	if (m.state == RESULT_FAILED) {
+	           "experiment <strong>%s</strong></span>", d->id);
+	/* One item of the head, which spreads its items apart. */
+	if (m.state != RESULT_NONE) {
+		buf_puts(out, " <span>");
+		state_html(out, c->s->b, m.state);
+		buf_puts(out, "</span>");
+	}
+	buf_puts(out, "</div>\n");
+	if (m.failed) {
 		char *msg = xasprintf("(%s, %s:%d).%s", m.why ? m.why : "failed",
 		                      c->ch->path, d->line,
 		                      r->meta ? " The results below are from the last "
@@ -231,11 +243,12 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_printf(out, " in %.1f s", m.seconds);
 		if (m.runs > 1)
 			buf_printf(out, " (%d runs)", m.runs);
-		buf_printf(out, " · %s · bundle <a href=\"provenance.html\">",
-		           result_state_name(m.state));
+		buf_puts(out, " · ");
+		state_html(out, c->s->b, m.state);
+		buf_puts(out, " · bundle <a href=\"provenance.html\">");
 		buf_puts_html(out, c->s->b->dir);
 		buf_puts(out, "</a></p>\n");
-	} else if (m.state != RESULT_FAILED) {
+	} else if (!m.failed) {
 		buf_puts(out, "<p class=\"note not-measured\">Not measured on this "
 		              "machine: run <code>make site</code> on a machine with "
 		              "a GPU.</p>\n");

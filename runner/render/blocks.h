@@ -28,7 +28,9 @@ int block_kept(const struct page_ctx *c, const struct directive *d);
  */
 void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
                    struct result_meta *m);
-/* An experiment's state as one word, for a class attribute. */
-const char *state_class(enum result_state s);
+/* The state of an experiment's results in b, in the words every page uses
+ * (result_state_name), naming the machine where they were recorded on
+ * another. */
+void state_html(struct buf *out, const struct bundle *b, enum result_state s);
 
 #endif

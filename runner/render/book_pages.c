@@ -172,6 +172,50 @@ static void machine_sentences(const struct bundle *b, struct buf *c)
 	            "listed in full at the end of this page.</p>\n");
 }
 
+/* The state of a row's results, or of their absence, in the words of the
+ * experiment's box. */
+static void state_cell(const struct site_ctx *s, const struct result_meta *m,
+                       struct buf *out)
+{
+	if (m->state != RESULT_NONE)
+		state_html(out, s->b, m->state);
+	else
+		buf_puts(out, "no results");
+	if (m->failed)
+		buf_puts(out, m->state != RESULT_NONE ? "; its last attempt failed"
+		                                      : "; it failed");
+}
+
+/* Where each experiment's results come from, as its box says it. */
+static void experiment_states(const struct site_ctx *s, struct buf *c)
+{
+	struct book *bk = s->bk;
+	if (!bk->nexps)
+		return;
+	buf_puts(c, "<h2 id=\"experiments\">Each experiment</h2>\n<p>Whether "
+	            "its results were measured in this build (the last that ran "
+	            "experiments into the bundle), in an earlier build on this "
+	            "machine, recorded on another machine, or changed since they "
+	            "were recorded (its source, arguments or flags).</p>\n");
+	table_wrap_open(c, "each experiment", NULL);
+	buf_puts(c, "<table class=\"records\"><thead><tr><th scope=\"col\">"
+	            "experiment</th><th scope=\"col\">chapter</th><th scope="
+	            "\"col\">its results</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < bk->nexps; i++) {
+		const struct exper *e = &bk->exps[i];
+		struct result_meta m;
+		exp_meta_read(s->b, e, e->id, &m);
+		buf_printf(c, "<tr><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
+		           e->ch->name, e->id, e->id);
+		buf_puts_html(c, outline_of(s, e->ch)->title);
+		buf_puts(c, "</td><td>");
+		state_cell(s, &m, c);
+		buf_puts(c, "</td></tr>\n");
+		results_meta_free(&m);
+	}
+	buf_puts(c, "</tbody></table></div>\n");
+}
+
 int provenance_page(const struct site_ctx *s)
 {
 	const struct bundle *b = s->b;
@@ -179,6 +223,7 @@ int provenance_page(const struct site_ctx *s)
 	buf_puts(&c, "<h1 id=\"provenance\">Where these numbers come from</h1>\n");
 	if (!b->machine) {
 		buf_puts(&c, "<p>This bundle has no <code>machine.json</code> yet.</p>");
+		experiment_states(s, &c);
 	} else {
 		machine_sentences(b, &c);
 		if (machine_has_gpu(b)) {
@@ -194,6 +239,7 @@ int provenance_page(const struct site_ctx *s)
 			             "machine; the chapters use them as ceilings.</p>\n");
 			fact_table(m, measured_facts, "measured facts", &c);
 		}
+		experiment_states(s, &c);
 		buf_puts(&c, "<h2 id=\"recorded\">Everything recorded</h2>\n<p>The "
 		             "fields of <code>machine.json</code> as written.</p>\n");
 		machine_table(b->machine, "machine.json fields", &c);
@@ -222,13 +268,13 @@ int runs_page(const struct site_ctx *s)
 	struct buf c = BUF_INIT;
 	double total = 0;
 	buf_puts(&c, "<h1 id=\"runs\">Run log</h1>\n<p>Every experiment of the "
-	             "book: when it last ran, how long it took, and whether this "
-	             "build ran it (fresh), found it up to date (cached) or took "
-	             "it from the recorded bundle.</p>\n");
+	             "book: when it last ran, how long it took, and where its "
+	             "results come from (as on <a href=\"provenance.html#"
+	             "experiments\">the provenance page</a>).</p>\n");
 	table_wrap_open(&c, "run log", NULL);
 	buf_puts(&c, "<table class=\"records\"><thead><tr><th scope=\"col\">"
 	             "experiment</th><th scope=\"col\">chapter</th><th scope=\"col\">"
-	             "state</th><th scope=\"col\">seconds</th><th scope=\"col\">"
+	             "its results</th><th scope=\"col\">seconds</th><th scope=\"col\">"
 	             "records</th><th scope=\"col\">ran</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
@@ -239,12 +285,12 @@ int runs_page(const struct site_ctx *s)
 		size_t nrows = bundle_records_count(s->b, e->id);
 		total += sec;
 		buf_printf(&c, "<tr%s><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
-		           m.state == RESULT_FAILED ? " class=\"wrong\"" : "",
+		           m.failed ? " class=\"wrong\"" : "",
 		           e->ch->name, e->id, e->id);
 		buf_puts_html(&c, outline_of(s, e->ch)->title);
-		buf_printf(&c, "</td><td><span class=\"state %s\">%s</span></td>"
-		           "<td>%.1f</td><td>%zu</td><td>", state_class(m.state),
-		           result_state_name(m.state), sec, nrows);
+		buf_puts(&c, "</td><td>");
+		state_cell(s, &m, &c);
+		buf_printf(&c, "</td><td>%.1f</td><td>%zu</td><td>", sec, nrows);
 		if (r->meta && m.date)
 			buf_puts_html(&c, m.date);
 		buf_puts(&c, "</td></tr>\n");

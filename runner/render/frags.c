@@ -79,8 +79,7 @@ int frags_close(struct frags *f)
 	/* Pieces the page no longer has are dropped with the old store. */
 	if (f->changed || cJSON_GetArraySize(f->old) > 0) {
 		char *text = cJSON_PrintUnformatted(f->now);
-		rc = mkdir_parents(f->path) == 0
-		         ? file_write_atomic(f->path, text, strlen(text)) : -1;
+		rc = file_write_if_changed(f->path, text, strlen(text), NULL);
 		free(text);
 	}
 	cJSON_Delete(f->old);

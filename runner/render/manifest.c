@@ -174,13 +174,18 @@ static void refs_expr(const char *text, struct idset *ids)
 	}
 }
 
-static void exper_state(const struct book *bk, const char *id, struct hasher *h)
+static void exper_state(const struct book *bk, struct bundle *b, const char *id,
+                        struct hasher *h)
 {
 	const struct exper *e = book_find(bk, id);
 	if (!e)
 		return;
-	/* What the bundle does not say: this build's check of it. */
-	int facts[3] = {(int)e->state, e->source_ok, e->cuda};
+	/* What the bundle does not say: this build's check of it, and the
+	 * state its results are shown in, which other experiments' files and
+	 * this machine decide. Whether this build ran it is not shown. */
+	enum result_state st =
+		result_state_decide(b, id, e->source_ok ? e->source_key : NULL);
+	int facts[4] = {e->state == ST_FAILED, (int)st, e->source_ok, e->cuda};
 	hasher_add(h, facts, sizeof facts);
 	hasher_add_str(h, e->why ? e->why : "");
 	hasher_add_str(h, e->compile_cmd ? e->compile_cmd : "");
@@ -212,13 +217,13 @@ static void directive_refs(const struct directive *d, struct idset *ids)
 /* What experiment id (or "machine") reads in b and this build, as a
  * digest, made once per bundle and id. */
 static struct {
-	const struct bundle *b;
+	struct bundle *b;
 	char *id;
 	char digest[33];
 } *digests;
 static size_t ndigests;
 
-static void id_digest(const struct book *bk, const struct bundle *b,
+static void id_digest(const struct book *bk, struct bundle *b,
                       const char *id, struct hasher *out)
 {
 	for (size_t i = 0; i < ndigests; i++)
@@ -229,7 +234,7 @@ static void id_digest(const struct book *bk, const struct bundle *b,
 	struct hasher *h = hasher_new();
 	hasher_add_str(h, id);
 	bundle_stamp(b, id, h);
-	exper_state(bk, id, h);
+	exper_state(bk, b, id, h);
 	digests = xrealloc(digests, (ndigests + 1) * sizeof *digests);
 	digests[ndigests].b = b;
 	digests[ndigests].id = xstrdup(id);
@@ -246,7 +251,7 @@ void manifest_digests_clear(void)
 	ndigests = 0;
 }
 
-static void ids_digest(const struct book *bk, const struct bundle *b,
+static void ids_digest(const struct book *bk, struct bundle *b,
                        struct idset *ids, struct hasher *h)
 {
 	for (size_t i = 0; i < ids->n; i++) {
@@ -259,7 +264,7 @@ static void ids_digest(const struct book *bk, const struct bundle *b,
 }
 
 void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
-                          const struct bundle *b, const char *common,
+                          struct bundle *b, const char *common,
                           char out[33])
 {
 	struct idset ids = {0};
@@ -278,7 +283,7 @@ void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
 }
 
 void manifest_value_key(const struct inline_expr *e, const struct book *bk,
-                        const struct bundle *b, const char *facts,
+                        struct bundle *b, const char *facts,
                         char out[33])
 {
 	struct idset ids = {0};
@@ -296,7 +301,7 @@ void manifest_value_key(const struct inline_expr *e, const struct book *bk,
 }
 
 void manifest_block_key(const struct directive *d, const struct book *bk,
-                        const struct bundle *b, const char *facts,
+                        struct bundle *b, const char *facts,
                         char out[33])
 {
 	struct idset ids = {0};

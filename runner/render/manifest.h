@@ -44,7 +44,7 @@ int manifest_write(struct manifest *m);
  * experiment its values and directives name.
  */
 void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
-                          const struct bundle *b, const char *common,
+                          struct bundle *b, const char *common,
                           char out[33]);
 
 /*
@@ -54,10 +54,10 @@ void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
  * and the bundle files and build state of every experiment it reads.
  */
 void manifest_value_key(const struct inline_expr *e, const struct book *bk,
-                        const struct bundle *b, const char *facts,
+                        struct bundle *b, const char *facts,
                         char out[33]);
 void manifest_block_key(const struct directive *d, const struct book *bk,
-                        const struct bundle *b, const char *facts,
+                        struct bundle *b, const char *facts,
                         char out[33]);
 /* Forget the digests of experiments made so far (a build's end). */
 void manifest_digests_clear(void);

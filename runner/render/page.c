@@ -82,8 +82,7 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
 	} else if (!machine_has_gpu(b)) {
 		/* A book of CPU experiments: no GPU was asked for. */
 		const char *cpu = machine_str(b, "cpu");
-		buf_puts(out, o->fresh ? "Results measured by this build on "
-		                       : "Results measured on ");
+		buf_puts(out, "Results measured on ");
 		buf_puts(out, cpu ? "the processor <strong>" : "the host <strong>");
 		buf_puts_html(out, cpu ? cpu : machine_str(b, "host") ?
 		                                 machine_str(b, "host") : "unknown");

@@ -35,7 +35,6 @@ struct site_opts {
 	const char *templates; /* the templates folder */
 	const char *title;     /* the book's title */
 	int gpu;               /* this machine could measure (a GPU is present) */
-	int fresh;             /* experiments this build ran */
 	struct machine_set *machines; /* the bundle and those compared; NULL
 	                                 or one: a single-machine book */
 	int live;              /* pages reload after a build (labbook watch) */

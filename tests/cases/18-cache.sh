@@ -35,19 +35,31 @@ MD
 ran() { grep -h '"date"' res/a.meta.json res/b.meta.json res/c.meta.json | tr -d ' \t' ; }
 build
 expect_rc 0
-# The records file is rewritten by a run and only by a run (meta.json also
-# takes the state a later build found, "cached").
+# The records file is rewritten by a run and only by a run, and so is
+# every other file of the bundle.
 stamp() { for k in a b c; do stat -c %Y.%y "res/$k.jsonl"; done; }
+bundle() { for f in res/*; do echo "$f $(stat -c %y "$f") $(cksum < "$f")"; done; }
 s0=$(stamp)
+b0=$(bundle)
 sleep 1.1
 build
 expect_rc 0
 [ "$(stamp)" = "$s0" ] || fail "a no-op build re-ran something"
-expect_html a.html ">cached</span>"
+[ "$(bundle)" = "$b0" ] || fail "a no-op build wrote the bundle: $(diff <(echo "$b0") <(bundle))"
+# Nothing ran since the build that measured them: still that build's.
+[ "$(grep -c '>measured in this build</span>' site/a.html)" = 6 ] ||
+	fail "a.html does not say all three were measured in this build"
 echo '#define SCALE 3' > kernels/common/scale.h
 build
 expect_rc 0
 s1=$(stamp)
+# a and b ran again; c, which does not include the header, did not.
+[ "$(grep -c '>measured in this build</span>' site/a.html)" = 4 ] ||
+	fail "a.html: a and b were not measured in this build"
+[ "$(grep -c '>measured in an earlier build here</span>' site/a.html)" = 2 ] ||
+	fail "a.html: c is not from an earlier build"
+grep -q '<a href="a.html#exp-c">c</a>.*measured in an earlier build here' site/provenance.html ||
+	fail "provenance.html: c is not from an earlier build"
 [ "$(echo "$s1" | sed -n 1p)" != "$(echo "$s0" | sed -n 1p)" ] || fail "a did not re-run after its header changed"
 [ "$(echo "$s1" | sed -n 2p)" != "$(echo "$s0" | sed -n 2p)" ] || fail "b did not re-run after its header changed"
 [ "$(echo "$s1" | sed -n 3p)" = "$(echo "$s0" | sed -n 3p)" ] || fail "c re-ran though it does not include the header"

@@ -49,7 +49,7 @@ build --gpus 2 --progress
 expect_rc 0
 expect_err "running 4 experiments on 2 GPUs"
 expect_err "] GPU 1: 1/6 "
-expect_html runs.html ">fresh</span>"
+expect_html runs.html ">measured in this build</span>"
 for k in a b c d; do expect_file "res/$k.jsonl"; done
 python3 - <<'PY' || fail "the runs were not spread over two GPUs, or overlapped on one"
 import json, sys
@@ -65,7 +65,8 @@ assert cross, "no two GPUs ran at the same time"
 PY
 build --gpus 2
 expect_rc 0
-expect_html runs.html ">cached</span>"
+expect_html runs.html ">measured in this build</span>"
+expect_no_html runs.html "earlier build"
 
 # A batch system's CUDA_VISIBLE_DEVICES is kept: each worker gets one of its
 # entries, never a GPU outside it.

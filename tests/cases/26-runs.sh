@@ -56,7 +56,7 @@ expect_html a.html "reps 30."
 expect_html a.html '<tr class="wrong">'
 grep -Eq '"runs":[[:space:]]*3' res/vary.meta.json || fail "the meta does not say 3 runs"
 expect_html a.html "run 1"
-expect_html a.html "(3 runs) · fresh"
+expect_html a.html '(3 runs) · <span class="state this-build">measured in this build</span>'
 
 # runs: in the directive, and --runs on the command line, set the count;
 # it is part of the cache key, so a change runs the experiment again.

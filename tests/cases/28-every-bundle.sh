@@ -62,3 +62,21 @@ build --no-run
 expect_rc 0
 expect_html ilp.html "on NVIDIA H200 (GPU 2 of 2, <code>GPU-bbbb</code>)"
 expect_html provenance.html "GPU-aaaa, GPU-bbbb"
+
+# Rendered with --no-run, a recorded bundle is a record of another
+# machine, named as its machine.json names it, on each experiment's box
+# and on the provenance page; and the rendering leaves every file of the
+# bundle as it was, bytes and times.
+rm -rf res site
+cp -rp "$ROOT/results/h100" res
+build --no-run
+expect_rc 0
+h100='<span class="state elsewhere">recorded on another machine</span> <span class="state-machine">(NVIDIA H100 80GB HBM3, host Linux '
+expect_html reduction.html "$h100"
+expect_html provenance.html "<a href=\"reduction.html#exp-reduce\">reduce</a></td><td>Parallel reduction</td><td>$h100"
+grep -q '>measured in this build<\|>measured in an earlier build here<' site/*.html &&
+	fail "a recorded bundle is said to be measured here"
+diff -r "$ROOT/results/h100" res > /dev/null || fail "rendering changed results/h100: $(diff -rq "$ROOT/results/h100" res)"
+files() { (cd "$1" && find . -type f -exec stat -c '%n %y' {} + | LC_ALL=C sort); }
+[ "$(files "$ROOT/results/h100")" = "$(files res)" ] ||
+	fail "rendering touched results/h100: $(diff <(files "$ROOT/results/h100") <(files res))"

@@ -88,6 +88,24 @@ cp kernels/a/scale.h scale.tmp && mv scale.tmp kernels/a/scale.h
 sleep 0.5
 [ "$(grep -c '^watch: ' log)" = 5 ] || fail "an unchanged header started a build: $(tail -n 1 log)"
 
+# The first prose edit after a run rewrites that chapter's page and the
+# one-page book, and no file of the bundle: the run's results stay as it
+# wrote them, and say they were measured in this build. (Every write is a
+# new file renamed into place: a rewrite has a new inode.)
+snap() {
+	for f in site/*.html site/*.js res/*; do
+		[ -f "$f" ] && echo "$f $(stat -c '%i %y' "$f") $(cksum < "$f")"
+	done
+}
+snap > w0
+sed -i 's/A paragraph, edited./A paragraph, edited twice./' chapters/01-one.md
+wait_line 6 10 || fail "no rebuild after a prose edit: $(cat log)"
+snap > w1
+[ "$(changed w0 w1)" = "site/book.html site/one.html site/live-stamp.js site/search-index.js " ] ||
+	fail "the first prose edit after a run changed $(changed w0 w1), want the chapter's page, the book, the search index and the stamp"
+case $LINE in *"01-one.md changed; rewrote book, one;"*) ;; *) fail "watch said: $LINE" ;; esac
+expect_html one.html '<span class="state this-build">measured in this build</span>'
+
 kill -INT $pid
 wait $pid
 rc=$?

@@ -104,24 +104,25 @@ TEST(test_meta_load)
 	put(dir, "bad.error.json", "{\"stage\":\"compile\",\"output\":\"oops\",\"date\":\"d\"}");
 	struct bundle *b = bundle_open(dir);
 	struct result_meta m;
-	results_meta_load(b, "old", &m);
-	CHECK(m.state == RESULT_RECORDED && m.runs == 1);
+	results_meta_load(b, "old", NULL, &m);
+	CHECK(m.state == RESULT_ELSEWHERE && m.runs == 1);
 	CHECK_STR(m.date, "2026-01-01T00:00:00Z");
 	CHECK(m.compile_argv[0] && !strcmp(m.compile_argv[3], "it s.c"));
 	CHECK_STR(m.run_cmd, "build/exp/old -n 2");
 	results_meta_free(&m);
-	results_meta_load(b, "new", &m);
-	CHECK(m.state == RESULT_CACHED && m.runs == 3);
+	results_meta_load(b, "new", NULL, &m);
+	CHECK(m.state == RESULT_ELSEWHERE && m.runs == 3);
 	CHECK_STR(m.compile_argv[1], "it's.c");
 	CHECK_STR(m.env[0], "A=1");
 	results_meta_free(&m);
-	results_meta_load(b, "bad", &m);
-	CHECK(m.state == RESULT_FAILED);
+	results_meta_load(b, "bad", NULL, &m);
+	CHECK(m.state == RESULT_NONE && m.failed);
 	CHECK_STR(m.why, "compile error");
 	CHECK_STR(m.failed_output, "oops");
 	results_meta_free(&m);
-	results_meta_load(b, "none", &m);
-	CHECK(m.state == RESULT_MISSING && m.compile_argv && !m.compile_argv[0]);
+	results_meta_load(b, "none", NULL, &m);
+	CHECK(m.state == RESULT_NONE && !m.failed && m.compile_argv &&
+	      !m.compile_argv[0]);
 	results_meta_free(&m);
 	results_meta_free(NULL);
 	char *p = bundle_path(b, "ilp", BF_LISTING);
@@ -136,6 +137,65 @@ TEST(test_meta_load)
 	argv_free(ids);
 	bundle_free(b);
 	bundle_free(NULL);
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+}
+
+/* The one decision of what a page says of an experiment's results. */
+TEST(test_state_decide)
+{
+	char tmpl[] = "/tmp/labbook-unit.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	put(dir, "machine.json", "{\"gpu\":\"none\",\"host\":\"Linux 1 x\"}");
+	put(dir, "old.meta.json", "{\"source_key\":\"k1\"}");
+	put(dir, "a.meta.json", "{\"source_key\":\"k1\",\"build\":"
+	    "\"2026-01-01T00:00:00.000001Z\"}");
+	put(dir, "b.meta.json", "{\"source_key\":\"k1\",\"build\":"
+	    "\"2026-01-01T00:00:00.000002Z\"}");
+	struct bundle *b = bundle_open(dir);
+	/* Not this machine's, or a build that runs nothing. */
+	CHECK(result_state_decide(b, "b", "k1") == RESULT_ELSEWHERE);
+	CHECK(result_state_decide(b, "b", "k2") == RESULT_CHANGED);
+	CHECK(result_state_decide(b, "gone", "k1") == RESULT_NONE);
+	char *where = result_state_machine(b);
+	CHECK_STR(where, "no GPU, host Linux 1 x");
+	free(where);
+	b->here = 1;
+	CHECK(result_state_decide(b, "b", "k1") == RESULT_THIS_BUILD);
+	CHECK(result_state_decide(b, "a", "k1") == RESULT_EARLIER);
+	CHECK(result_state_decide(b, "old", NULL) == RESULT_EARLIER);
+	CHECK(result_state_decide(b, "a", "k2") == RESULT_CHANGED);
+	CHECK_STR(result_state_name(RESULT_EARLIER),
+	          "measured in an earlier build here");
+	bundle_free(b);
+	/* A failure newer than every good run: that build measured nothing
+	 * that stands. */
+	put(dir, "c.error.json", "{\"build\":\"2026-01-01T00:00:00.000003Z\"}");
+	b = bundle_open(dir);
+	b->here = 1;
+	CHECK(result_state_decide(b, "b", "k1") == RESULT_EARLIER);
+	/* A rendering writes nothing: a failure stays in memory, a commit is
+	 * refused, and the folder is as it was. */
+	diag_quiet(1);
+	CHECK(bundle_fail(b, "d", cJSON_CreateObject()) == 0);
+	CHECK(bundle_get_meta(b, "d")->failure != NULL);
+	struct result_files f = {"{\"n\":1}\n", NULL, 0, {NULL}, NULL};
+	CHECK(bundle_commit(b, "e", &f, cJSON_CreateObject()) != 0);
+	CHECK(bundle_set_machine(b, cJSON_CreateObject()) != 0);
+	diag_quiet(0);
+	char *p = bundle_path(b, "d", BF_ERROR);
+	CHECK(access(p, F_OK) != 0);
+	free(p);
+	p = bundle_path(b, "e", BF_RECORDS);
+	CHECK(access(p, F_OK) != 0);
+	free(p);
+	/* A build that runs writes, and its id is then the newest. */
+	bundle_run_begin(b);
+	CHECK(bundle_commit(b, "e", &f, cJSON_CreateObject()) == 0);
+	CHECK(result_state_decide(b, "e", NULL) == RESULT_THIS_BUILD);
+	CHECK(result_state_decide(b, "b", "k1") == RESULT_EARLIER);
+	bundle_free(b);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
 	free(cmd);
@@ -184,7 +244,22 @@ TEST(test_machine_check)
 	                        "\"gpu_uuids\":[\"GPU-a\",\"GPU-b\"]}");
 	CHECK(machine_check(&b, &tc) == 0);
 	cJSON_Delete(b.machine);
+	/* This machine: its host's words and its GPU, by UUID. */
+	setenv("LABBOOK_COMMIT", "0123", 1);
+	b.machine = cJSON_Parse("{\"gpu\":\"H200\",\"uuid\":\"GPU-b\"}");
+	machine_add_host(b.machine);
+	CHECK(machine_is_here(&b, &tc) == 1);
+	cJSON_ReplaceItemInObject(b.machine, "uuid", cJSON_CreateString("GPU-c"));
+	CHECK(machine_is_here(&b, &tc) == 0);
 	cJSON_Delete(tc.probe);
+	tc.probe = NULL;
+	CHECK(machine_is_here(&b, &tc) == 0); /* no GPU here */
+	cJSON_ReplaceItemInObject(b.machine, "gpu", cJSON_CreateString("none"));
+	CHECK(machine_is_here(&b, &tc) == 1);
+	cJSON_ReplaceItemInObject(b.machine, "host", cJSON_CreateString("Plan 9"));
+	CHECK(machine_is_here(&b, &tc) == 0);
+	cJSON_Delete(b.machine);
+	unsetenv("LABBOOK_COMMIT");
 	tc.probe = NULL;
 	toolchain_free(&tc);
 	toolchain_free(NULL);
@@ -196,6 +271,7 @@ TEST_MAIN({
 	RUN(test_array_grow);
 	RUN(test_records_bytes);
 	RUN(test_meta_load);
+	RUN(test_state_decide);
 	RUN(test_commands);
 	RUN(test_machine_check);
 })
