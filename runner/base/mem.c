@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 void mem_exhausted(void)
 {
@@ -15,32 +14,12 @@ void mem_exhausted(void)
 	abort();
 }
 
-/*
- * A large block (a page, a chapter's pieces, the search index) is asked for
- * as transparent huge pages, as the chapter arena is (arena.h): one fault
- * per 2 MiB of it instead of one per 4 KiB. Only whole, aligned huge pages
- * inside the block are advised; the advice changes no contents.
- */
-static void *huge_hint(void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	if (n >= 2 * huge) {
-		uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-		uintptr_t end = ((uintptr_t)p + n) & ~(huge - 1);
-		if (end > start)
-			madvise((void *)start, end - start, MADV_HUGEPAGE);
-	}
-#endif
-	return p;
-}
-
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		mem_exhausted();
-	return huge_hint(p, n);
+	return p;
 }
 
 void *xcalloc(size_t n, size_t size)
@@ -48,7 +27,7 @@ void *xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
 		mem_exhausted();
-	return huge_hint(p, n * size);
+	return p;
 }
 
 void *xrealloc(void *p, size_t n)
@@ -56,7 +35,7 @@ void *xrealloc(void *p, size_t n)
 	p = realloc(p, n ? n : 1);
 	if (!p)
 		mem_exhausted();
-	return huge_hint(p, n);
+	return p;
 }
 
 char *xstrdup(const char *s)

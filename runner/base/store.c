@@ -35,6 +35,7 @@ struct store {
 	size_t *slot;     /* open addressing: index + 1, 0 empty */
 	size_t cap;
 	int changed;
+	struct buf *notes; /* store_note's */
 };
 
 static size_t key_hash(const char *key)
@@ -171,6 +172,8 @@ const char *store_get(struct store *s, const char *key, size_t *len)
 	if (!e)
 		return NULL;
 	e->used = 1;
+	if (s->notes)
+		buf_put(s->notes, e->key, 32);
 	*len = e->len;
 	return e->data;
 }
@@ -180,6 +183,8 @@ void store_put(struct store *s, const char *key, const void *data,
 {
 	if (!key_ok(key, strlen(key)))
 		return;
+	if (s->notes)
+		buf_put(s->notes, key, 32);
 	struct entry *e = find(s, key);
 	if (e && e->len == len && !memcmp(e->data, data, len)) {
 		e->used = 1;
@@ -195,6 +200,23 @@ void store_put(struct store *s, const char *key, const void *data,
 	e->len = len;
 	e->used = 1;
 	s->changed = 1;
+}
+
+void store_note(struct store *s, struct buf *notes)
+{
+	s->notes = notes;
+}
+
+void store_keep(struct store *s, const char *keys, size_t len)
+{
+	char key[33];
+	for (size_t i = 0; i + 32 <= len; i += 32) {
+		memcpy(key, keys + i, 32);
+		key[32] = '\0';
+		struct entry *e = key_ok(key, 32) ? find(s, key) : NULL;
+		if (e)
+			e->used = 1;
+	}
 }
 
 size_t store_count(const struct store *s)

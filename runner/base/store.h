@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+struct buf;
 struct store;
 
 /* The store in the file at path (missing or not intact: empty). The path
@@ -35,6 +36,17 @@ const char *store_get(struct store *s, const char *key, size_t *len);
 /* Keep len bytes of data under key (a copy; what was there is replaced). */
 void store_put(struct store *s, const char *key, const void *data,
                size_t len);
+
+/*
+ * While notes is not NULL, append to it the key of each entry taken or put
+ * (32 digits each, unseparated); NULL stops. A made thing that is kept
+ * whole (a page) lists what it was made with, so that a later build that
+ * keeps it keeps those too (store_keep).
+ */
+void store_note(struct store *s, struct buf *notes);
+/* Keep the entries whose keys keys lists (len bytes, as store_note wrote
+ * them): this build uses them, though it does not take them. */
+void store_keep(struct store *s, const char *keys, size_t len);
 
 /* Entries read, taken and put so far (for tests and --progress). */
 size_t store_count(const struct store *s);

@@ -157,7 +157,7 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	e->cuda = e->source && !strcmp(path_ext(e->source), ".cu");
 }
 
-int book_load(const char *dir, struct chapter_cache *cache, struct book *bk)
+int book_load(const char *dir, struct book *bk)
 {
 	memset(bk, 0, sizeof *bk);
 	input_note(dir);
@@ -190,7 +190,7 @@ int book_load(const char *dir, struct chapter_cache *cache, struct book *bk)
 			free(path);
 			continue;
 		}
-		struct chapter *ch = chapter_load_cached(path, cache);
+		struct chapter *ch = chapter_load(path);
 		free(path);
 		if (!chapter_name_ok(bk, ch)) {
 			chapter_free(ch);
@@ -223,7 +223,6 @@ void book_free(struct book *bk)
 		chapter_free(bk->chs[i]);
 	free(bk->chs);
 	memset(bk, 0, sizeof *bk);
-	chapter_memory_release();
 }
 
 struct exper *book_find(const struct book *bk, const char *id)

@@ -73,9 +73,8 @@ struct book {
 #define RUNS_MAX 100
 #define TIMEOUT_MAX 86400.0
 
-/* Load the chapters of dir, through cache (NULL: none; chapter.h). 0, or
- * -1 when dir cannot be read (reported). */
-int book_load(const char *dir, struct chapter_cache *cache, struct book *bk);
+/* Load the chapters of dir. 0, or -1 when dir cannot be read (reported). */
+int book_load(const char *dir, struct book *bk);
 void book_free(struct book *bk);
 struct exper *book_find(const struct book *bk, const char *id);
 

@@ -68,14 +68,6 @@ struct chapter *chapter_parse_text(const char *path, const char *src,
 	return ch;
 }
 
-struct chapter *chapter_unparsed(const char *path, char *src, size_t len)
-{
-	struct chapter *ch = chapter_new(path);
-	ch->src = src;
-	ch->src_len = len;
-	return ch;
-}
-
 struct chapter *chapter_load(const char *path)
 {
 	size_t len;
@@ -123,7 +115,6 @@ void chapter_free(struct chapter *ch)
 	free(ch->sections);
 	pieces_free(&ch->body);
 	pieces_free(&ch->lead);
-	free(ch->src);
 	free(ch->path);
 	free(ch->name);
 	free(ch->title);

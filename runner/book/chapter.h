@@ -85,10 +85,6 @@ struct chapter {
 	size_t ntables; /* Markdown tables in body (PIECE_TABLE) */
 	char *error; /* the chapter could not be read or parsed at all */
 	char hash[33]; /* of the source bytes */
-	/* A chapter whose plan came from the cache: its bytes, until
-	 * chapter_parse_rest parses its prose (owned; NULL once parsed). */
-	char *src;
-	size_t src_len;
 };
 
 /*
@@ -112,33 +108,7 @@ void chapter_free(struct chapter *ch);
  * ch, as chapter_load's are.
  */
 void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len);
-/* Give back the memory parsing keeps for the next chapter; for when no
- * chapter is being parsed (the end of a build). */
-void chapter_memory_release(void);
 
-/*
- * Plans kept between builds (chapter_cache.c), in a file of the site
- * folder: a chapter whose bytes have not changed gets its title, sections,
- * directives and values from there, and its prose (body, lead, the
- * sections' HTML and words) only when chapter_parse_rest asks. Everything
- * that needs the prose calls chapter_parse_rest first.
- */
-struct chapter_cache;
-/* Read the plans in path (missing or stale: none). Never NULL. */
-struct chapter_cache *chapter_cache_open(const char *path);
-/* chapter_load, through c (NULL: no cache): the chapter's plan is kept
- * for the next build when it parsed without a problem. */
-struct chapter *chapter_load_cached(const char *path, struct chapter_cache *c);
-/* Write the plans this build used, if they changed, and free c. 0 or -1
- * (reported). NULL does nothing. */
-int chapter_cache_close(struct chapter_cache *c);
-/* A chapter named by path holding src (taken), its plan to be filled in
- * by the cache; chapter_parse_rest parses it. */
-struct chapter *chapter_unparsed(const char *path, char *src, size_t len);
-/* Parse the prose of a chapter from the cache, leaving its plan (the
- * directives and values others point into) as it is. Does nothing for a
- * chapter that was parsed whole. */
-void chapter_parse_rest(struct chapter *ch);
 
 /* Pieces (plan.c): a new last piece; text appended to the last text piece
  * or a new one; all freed. Arrays and text grow geometrically. */

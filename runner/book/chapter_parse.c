@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/arena.h"
 #include "base/buf.h"
 #include "base/highlight.h"
 #include "base/util.h"
@@ -68,15 +67,15 @@ static char *token(char kind, size_t index, int block)
 	                 block ? "\n" : "");
 }
 
-/*
- * A chapter's tree and the HTML rendered from it live in the arena
- * (arena.h): nothing is freed one by one, and the arena is reset once the
- * chapter's plan has been copied out.
- */
 static cmark_mem *tree_mem(void)
 {
-	return arena_mem();
+	return cmark_get_default_mem_allocator();
 }
+
+/* The nodes the walk replaced, freed once it is over (the iterator may
+ * still stand on one). */
+static cmark_node **replaced;
+static size_t nreplaced;
 
 /* The inline parser found '{': a "{{ ... }}" on this line is a value. */
 static cmark_node *value_match(cmark_syntax_extension *ext,
@@ -190,6 +189,7 @@ static void html_replace(cmark_node *node, const char *html)
 	cmark_node *rep = cmark_node_new_with_mem(CMARK_NODE_HTML_BLOCK, tree_mem());
 	cmark_node_set_literal(rep, html);
 	cmark_node_replace(node, rep);
+	*ARRAY_PUSH(replaced, nreplaced) = node;
 }
 
 /* A heading becomes section n: its inner HTML, cut into pieces. */
@@ -208,6 +208,7 @@ static void heading_replace(struct parse *p, cmark_node *node,
 		close = last;
 	pieces_split(&s->html, inner, close ? (size_t)(close - inner) : strlen(inner),
 	             p->ch);
+	free(html);
 	char *tok = token('S', n, 1);
 	html_replace(node, tok);
 	free(tok);
@@ -262,6 +263,7 @@ static void table_replace(struct parse *p, cmark_node *node, cmark_llist *exts)
 	                                         tree_mem());
 	char *tok = token('T', p->ch->ntables++, 1);
 	char *html = xasprintf("%s%s</div>\n", tok, table);
+	free(table);
 	html_replace(node, html);
 	free(html);
 	free(tok);
@@ -508,6 +510,7 @@ void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 	char *html = cmark_render_html_with_mem(doc, CMARK_OPTS, extlist,
 	                                        tree_mem());
 	pieces_split(&ch->body, html, strlen(html), ch);
+	free(html);
 
 	/* Titles without values have their ids now; the others when rendered. */
 	char **titles = xcalloc(ch->nsections ? ch->nsections : 1, sizeof *titles);
@@ -530,12 +533,12 @@ void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 	}
 	free(ids);
 	free(titles);
+	for (size_t i = 0; i < nreplaced; i++)
+		cmark_node_free(replaced[i]);
+	free(replaced);
+	replaced = NULL;
+	nreplaced = 0;
+	cmark_node_free(doc);
 	cmark_parser_free(parser);
-	arena_reset();
 	free(p.lines);
-}
-
-void chapter_memory_release(void)
-{
-	arena_release();
 }

@@ -352,13 +352,7 @@ static int cmd_build(int argc, char **argv)
 	}
 	exec_catch_signals();
 	struct book bk;
-	/* The plans of unchanged chapters, kept in the site folder. */
-	char *plans = no_site ? NULL : path_join(site, ".labbook-plans");
-	struct chapter_cache *cache = plans ? chapter_cache_open(plans) : NULL;
-	free(plans);
-	int loaded = book_load(chapters, cache, &bk);
-	chapter_cache_close(cache);
-	if (loaded != 0)
+	if (book_load(chapters, &bk) != 0)
 		goto out;
 	for (size_t i = 0; i < ro.nrerun; i++)
 		if (!book_find(&bk, ro.rerun[i]))

@@ -123,7 +123,7 @@ void watch_plan(struct watch *w)
 	struct book bk;
 	/* The build reports the chapters' problems; this reading stays quiet. */
 	diag_quiet(1);
-	int rc = book_load(w->chapters, NULL, &bk);
+	int rc = book_load(w->chapters, &bk);
 	diag_quiet(0);
 	if (rc != 0) {
 		watch_inputs_free(old, nold);

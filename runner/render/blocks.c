@@ -14,7 +14,7 @@
 #include "base/highlight.h"
 #include "render/listing.h"
 #include "render/machines.h"
-#include "render/manifest.h"
+#include "render/keys.h"
 #include "render/piece.h"
 #include "render/table.h"
 #include "base/util.h"
@@ -297,7 +297,7 @@ void block_key(const struct page_ctx *c, const struct directive *d,
 	                        d->kind == DIR_CHART   ? c->figures
 	                        : d->kind == DIR_TABLE ? c->tables : -1,
 	                        n, c->s->b->dir, c->ch->path);
-	manifest_block_key(d, c->s->bk, c->s->b, facts, key);
+	keys_block(d, c->s->bk, c->s->b, facts, key);
 	free(facts);
 }
 
@@ -307,7 +307,7 @@ static void block_make(struct page_ctx *c, const void *arg, struct buf *out);
  * they are made each time. */
 static int block_keepable(const struct page_ctx *c, const struct directive *d)
 {
-	return c->frags && !d->error &&
+	return c->store && !d->error &&
 	       (d->kind != DIR_CHART || !c->s->o->machines ||
 	        c->s->o->machines->n <= 1);
 }
@@ -316,9 +316,9 @@ static int block_keepable(const struct page_ctx *c, const struct directive *d)
  * drawings are there too), else NULL. */
 static const char *block_piece(const struct page_ctx *c,
                                const struct directive *d, const char *key,
-                               size_t *len, struct frag_counts *fc)
+                               size_t *len, struct piece_counts *fc)
 {
-	const char *html = frags_get(c->frags, key, len, fc);
+	const char *html = piece_get(c->store, key, len, fc);
 	return html && (d->kind != DIR_CHART || plot_drawn(c->s->o->dir, d->id))
 	           ? html
 	           : NULL;
@@ -327,7 +327,7 @@ static const char *block_piece(const struct page_ctx *c,
 int block_kept(const struct page_ctx *c, const struct directive *d)
 {
 	char key[33];
-	struct frag_counts fc;
+	struct piece_counts fc;
 	size_t len;
 	if (!block_keepable(c, d))
 		return 0;
@@ -344,7 +344,7 @@ void block_html(struct page_ctx *c, const struct directive *d,
 		return;
 	}
 	char key[33];
-	struct frag_counts fc;
+	struct piece_counts fc;
 	int keep = block_keepable(c, d);
 	if (keep) {
 		size_t len;

@@ -1,14 +1,57 @@
 /*
  * piece.c - the pieces of a page (piece.h): each inline value and each
- * block made once and kept in the page's store (frags.h), or taken back
- * from it with what it counted.
+ * block made once and kept in the one cache, or taken back from it with
+ * what it counted.
  */
 #include "render/piece.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "base/util.h"
 
+/* More figures, tables or claims than one piece can hold. */
+#define PIECE_COUNT_MAX 100000
+
+/* A piece as kept: "FIGURES TABLES CLAIMS\n" and its HTML. */
+const char *piece_get(struct store *st, const char *key, size_t *len,
+                      struct piece_counts *counts)
+{
+	size_t n;
+	const char *v = st ? store_get(st, key, &n) : NULL;
+	const char *nl = v ? memchr(v, '\n', n) : NULL;
+	if (!nl || nl - v > 40)
+		return NULL;
+	long f[3];
+	char *p = (char *)v, *end;
+	for (int k = 0; k < 3; k++) {
+		f[k] = strtol(p, &end, 10);
+		if (end == p || f[k] < 0 || f[k] > PIECE_COUNT_MAX ||
+		    *end != (k < 2 ? ' ' : '\n'))
+			return NULL;
+		p = end + 1;
+	}
+	*counts = (struct piece_counts){(int)f[0], (int)f[1], (int)f[2]};
+	*len = n - (size_t)(nl + 1 - v);
+	return nl + 1;
+}
+
+void piece_put(struct store *st, const char *key, const char *html,
+               size_t len, const struct piece_counts *counts)
+{
+	if (!st)
+		return;
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "%d %d %d\n", counts->figures, counts->tables,
+	           counts->claims);
+	buf_put(&b, html, len);
+	store_put(st, key, b.data, b.len);
+	buf_free(&b);
+}
+
 void piece_take(struct page_ctx *c, const char *html, size_t len,
-                const struct frag_counts *fc, struct buf *out)
+                const struct piece_counts *fc, struct buf *out)
 {
 	buf_put(out, html, len);
 	c->figures += fc->figures;
@@ -27,9 +70,9 @@ void piece_make(struct page_ctx *c, const char *key,
 	int reported = diag_count() + warn_count();
 	size_t partial = c->npartial, start = out->len;
 	make(c, arg, out);
-	struct frag_counts fc = {c->figures - figures, c->tables - tables,
-	                         c->claims - claims};
+	struct piece_counts fc = {c->figures - figures, c->tables - tables,
+	                          c->claims - claims};
 	if (key && c->claims_failed == failed && c->errors == errors &&
 	    c->npartial == partial && diag_count() + warn_count() == reported)
-		frags_put(c->frags, key, out->data + start, out->len - start, &fc);
+		piece_put(c->store, key, out->data + start, out->len - start, &fc);
 }

@@ -1,7 +1,12 @@
 /*
  * piece.h - the pieces of a page (piece.c): an inline value or a block
- * made once, kept in the page's store (frags.h), and taken back in a
- * later build with what it added to the page's counters.
+ * made once, kept in the one cache (base/store.h) under its key
+ * (keys.h), and taken back in a later build with what it added to the
+ * page's counters.
+ *
+ * A piece is kept only when it was made without a problem (no error,
+ * failed claim, partial value or report): a problem is made, and said,
+ * again.
  */
 #ifndef LB_PIECE_H
 #define LB_PIECE_H
@@ -9,16 +14,32 @@
 #include <stddef.h>
 
 #include "base/buf.h"
-#include "render/frags.h"
+#include "base/store.h"
 #include "render/render.h"
+
+/* What a piece added to its page's counters besides its HTML. */
+struct piece_counts {
+	int figures, tables, claims;
+};
+
+/*
+ * The piece kept in st under key: its HTML (len bytes; borrowed from st)
+ * and what it counted, or NULL. A kept piece is checked as if it were
+ * made: counts out of range make it no piece.
+ */
+const char *piece_get(struct store *st, const char *key, size_t *len,
+                      struct piece_counts *counts);
+/* Keep len bytes of html under key in st, with what it counted. */
+void piece_put(struct store *st, const char *key, const char *html,
+               size_t len, const struct piece_counts *counts);
 
 /* Append a kept piece, html of len bytes, to out, and the counters fc it
  * added to c's. */
 void piece_take(struct page_ctx *c, const char *html, size_t len,
-                const struct frag_counts *fc, struct buf *out);
+                const struct piece_counts *fc, struct buf *out);
 /* Make a piece with make(c, arg, out), appending it to out; when key is
- * not NULL and it was made without a problem (no error, failed claim,
- * partial value or report), keep it under key. */
+ * not NULL and it was made without a problem, keep it under key in c's
+ * store. */
 void piece_make(struct page_ctx *c, const char *key,
                 void (*make)(struct page_ctx *c, const void *arg,
                              struct buf *out),

@@ -28,7 +28,7 @@
 
 struct machine_set; /* machines.h */
 struct onebook;     /* site_book.h */
-struct frags;       /* frags.h */
+struct store;       /* base/store.h */
 
 struct site_opts {
 	const char *dir;       /* the site folder */
@@ -66,7 +66,7 @@ struct site_ctx {
 	const char *banner;
 	struct outline *outline; /* one per chapter */
 	struct onebook *book;    /* the one-page book (site_book.h) */
-	struct frags **frags;    /* per chapter: the pieces of a page made */
+	struct store *store;     /* the one cache (base/store.h) */
 };
 
 struct page_ctx {
@@ -78,7 +78,7 @@ struct page_ctx {
 	int claims, claims_failed, errors;
 	const char **partial; /* experiments read with malformed records */
 	size_t npartial;
-	struct frags *frags;  /* this page's kept pieces, or NULL */
+	struct store *store;  /* where its pieces are kept, or NULL */
 };
 
 #endif

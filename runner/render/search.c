@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "render/page.h"
-#include "render/slices.h"
+#include "base/store.h"
 #include "base/util.h"
 #include "render/values.h"
 
@@ -62,7 +62,7 @@ char *search_entries(const struct site_ctx *s, size_t i)
 	const struct outline *ol = &s->outline[i];
 	struct buf out = BUF_INIT, text = BUF_INIT;
 	char *url = xasprintf("%s.html", ch->name);
-	struct text_src src = {s->b, s->bk, s->frags ? s->frags[i] : NULL};
+	struct text_src src = {s->b, s->bk, s->store};
 	pieces_text_of(&src, ch, &ch->lead, &text);
 	if (text.len)
 		search_entry(&out, s, i, url, ol->title, &text);
@@ -91,7 +91,7 @@ char *search_entries(const struct site_ctx *s, size_t i)
 
 struct index_fill {
 	const struct site_ctx *s;
-	struct slices *sl;
+	char (*key)[33];
 	char *const *entries;
 };
 
@@ -103,24 +103,27 @@ static int index_fill(int fd, void *arg)
 	int rc = fd_write_all(fd, head, sizeof head - 1);
 	int any = 0;
 	for (size_t i = 0; rc == 0 && i < f->s->bk->nchs; i++) {
-		const char *page = f->s->bk->chs[i]->name;
+		size_t len = 0;
 		const char *e = f->entries[i];
+		if (e)
+			len = strlen(e);
+		else if (!(e = store_get(f->s->store, f->key[i], &len)))
+			len = 0;
 		/* A comma before each chapter's entries but the first's. */
-		int empty = e ? !*e : slices_len(f->sl, page) == 0;
-		if (!empty && any)
+		if (len && any)
 			rc = fd_write_all(fd, ",", 1);
-		if (rc == 0)
-			rc = slices_put(f->sl, fd, page, e, e ? strlen(e) : 0);
-		any |= !empty;
+		if (rc == 0 && len)
+			rc = fd_write_all(fd, e, len);
+		any |= len > 0;
 	}
 	return rc ? rc : fd_write_all(fd, "];\n", 3);
 }
 
-int search_index_write(const struct site_ctx *s, struct slices *sl,
+int search_index_write(const struct site_ctx *s, char (*key)[33],
                        char *const *entries)
 {
 	char *path = path_join(s->o->dir, "search-index.js");
-	struct index_fill f = {s, sl, entries};
+	struct index_fill f = {s, key, entries};
 	int rc = file_write_atomic_with(path, index_fill, &f);
 	free(path);
 	return rc;

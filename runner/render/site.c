@@ -9,21 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "render/blocks.h"
 #include "render/body.h"
 #include "render/book_pages.h"
 #include "render/box.h"
-#include "render/frags.h"
 #include "render/gnuplot.h"
 #include "render/live.h"
 #include "render/machines.h"
-#include "render/manifest.h"
+#include "render/keys.h"
+#include "render/kept.h"
 #include "render/page.h"
 #include "render/plot.h"
 #include "render/search.h"
 #include "render/site_book.h"
-#include "render/slices.h"
+#include "base/store.h"
 #include "base/util.h"
 #include "render/values.h"
 
@@ -146,38 +147,38 @@ static int book_content(int fd, void *arg)
 	return onebook_write(c->book, fd, c->pdf_link);
 }
 
-/*
- * Every chapter on one page; its navigation stays on the page. It is
- * written, as it is large, only when its key (every chapter page's, and
- * whether there is a PDF) is not the last build's.
- */
-static int book_page(const struct site_ctx *s, struct manifest *m,
-                     char (*key)[33], int pdf_link)
+/* The key of a book-wide file made of every chapter page's part. */
+static void parts_key(const struct site_ctx *s, char (*key)[33],
+                      const char *what, int pdf_link, char out[33])
 {
 	struct hasher *h = hasher_new();
+	hasher_add_self(h);
+	hasher_add_str(h, what);
 	for (size_t i = 0; i < s->bk->nchs; i++)
 		hasher_add_str(h, key[i]);
 	hasher_add(h, &pdf_link, sizeof pdf_link);
+	hasher_done(h, out);
+}
+
+/*
+ * Every chapter on one page; its navigation stays on the page. It is
+ * written, as it is large, only when its key (every chapter page's, and
+ * whether there is a PDF) is not that of the file there.
+ */
+static int book_page(const struct site_ctx *s, char (*key)[33], int pdf_link)
+{
 	char bkey[33];
-	hasher_done(h, bkey);
-	int rc = 0;
-	const cJSON *record = manifest_file(m, "book.html");
-	if (!manifest_get(m, "book.html", "key", bkey) ||
-	    !onebook_intact(s->book)) {
-		char *nav = onebook_toc(s->book);
-		struct page pg = {"book.html", "The whole book", nav, nav, NULL, "",
-		                  "", ""};
-		struct book_content c = {s->book, pdf_link};
-		rc = page_write_stream(s, &pg, book_content, &c);
-		free(nav);
-		manifest_file_put(m, "book.html", rc == 0 ? onebook_record(s->book)
-		                                          : NULL);
-	} else {
-		manifest_file_put(m, "book.html", cJSON_Duplicate(record, 1));
-	}
-	cJSON *e = cJSON_CreateObject();
-	cJSON_AddStringToObject(e, "key", rc == 0 ? bkey : "");
-	manifest_put(m, "book.html", e);
+	parts_key(s, key, "book.html", pdf_link, bkey);
+	if (kept_file(s->store, s->o->dir, "book.html", bkey))
+		return 0;
+	char *nav = onebook_toc(s->book);
+	struct page pg = {"book.html", "The whole book", nav, nav, NULL, "", "",
+	                  ""};
+	struct book_content c = {s->book, pdf_link};
+	int rc = page_write_stream(s, &pg, book_content, &c);
+	free(nav);
+	if (rc == 0)
+		kept_file_put(s->store, s->o->dir, "book.html", bkey);
 	return rc;
 }
 
@@ -258,39 +259,6 @@ static int copy_assets(const struct site_ctx *s)
 	return rc ? -1 : 0;
 }
 
-static cJSON *strings_json(char *const *v, size_t n)
-{
-	cJSON *a = cJSON_CreateArray();
-	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
-	return a;
-}
-
-/* The outline the last build computed, when it fits the chapter. 0 or -1. */
-static int outline_from(const cJSON *e, const struct chapter *ch,
-                        struct outline *ol)
-{
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "titles");
-	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(e, "ids");
-	const char *title = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "title"));
-	size_t n = ch->nsections;
-	if (!title || cJSON_GetArraySize(t) != (int)n ||
-	    cJSON_GetArraySize(ids) != (int)n)
-		return -1;
-	ol->titles = xcalloc(n ? n : 1, sizeof *ol->titles);
-	ol->ids = xcalloc(n ? n : 1, sizeof *ol->ids);
-	for (size_t i = 0; i < n; i++) {
-		const char *a = cJSON_GetStringValue(cJSON_GetArrayItem(t, (int)i));
-		const char *b = cJSON_GetStringValue(cJSON_GetArrayItem(ids, (int)i));
-		ol->titles[i] = xstrdup(a ? a : "");
-		ol->ids[i] = xstrdup(b ? b : "section");
-	}
-	ol->title = xstrdup(title);
-	const char *lead = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "lead"));
-	ol->lead = lead ? xstrdup(lead) : NULL;
-	return 0;
-}
-
 /* What every chapter page shows of the others: names, titles, and where
  * each experiment is declared. */
 static void book_digest(const struct site_ctx *s, char out[33])
@@ -307,12 +275,6 @@ static void book_digest(const struct site_ctx *s, char out[33])
 	hasher_done(h, out);
 }
 
-static int number_of(const cJSON *e, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, key);
-	return cJSON_IsNumber(v) ? v->valueint : 0;
-}
-
 /* The key of chapter i's page: its own inputs and what it shows of the
  * rest of the book. */
 static void page_key(const char *own, const char *digest, char key[33])
@@ -324,44 +286,60 @@ static void page_key(const char *own, const char *digest, char key[33])
 }
 
 /*
- * The last build's entry for chapter i when its page is up to date (its
- * inputs unchanged, the file there, no problem shown and no claim failed,
- * which must be reported again), else NULL.
+ * Is chapter i's page up to date: made under key without a problem or a
+ * claim that failed (which must be reported again), the file there as it
+ * was written, its charts drawn, and its parts of the one-page book and of
+ * the search index kept? Then *claims gets the claims it makes, and the
+ * pieces it was made with are kept for the build that makes it again.
+ *
+ * A page is kept as "CLAIMS SIZE MTIME INODE\n" and the keys of the pieces
+ * it was made with (store_note).
  */
-static const cJSON *chapter_fresh(const struct site_ctx *s,
-                                  const struct manifest *m, size_t i,
-                                  const char *key)
+static int chapter_fresh(const struct site_ctx *s, size_t i, const char *key,
+                         const char *skey, int *claims)
 {
-	char *file = xasprintf("%s.html", s->bk->chs[i]->name);
-	char *path = path_join(s->o->dir, file);
-	const cJSON *old = manifest_get(m, file, "key", key);
-	if (old && (number_of(old, "errors") || number_of(old, "failed") ||
-	            !file_exists(path)))
-		old = NULL;
-	/* Its charts' drawings are part of it. */
 	const struct chapter *ch = s->bk->chs[i];
-	for (size_t k = 0; old && k < ch->ndirs; k++) {
-		const struct directive *d = &ch->dirs[k];
-		if (d->kind != DIR_CHART || d->error || !d->id)
-			continue;
-		if (!plot_drawn(s->o->dir, d->id))
-			old = NULL;
-	}
+	size_t len;
+	const char *v = store_get(s->store, key, &len);
+	char facts[80];
+	int n;
+	if (!v || sscanf(v, "%d %79[0-9 ]", &n, facts) != 2 || n < 0 ||
+	    n > 1000000)
+		return 0;
+	char *file = xasprintf("%s.html", ch->name);
+	char *path = path_join(s->o->dir, file);
+	char now[80];
+	kept_facts(path, now);
 	free(path);
 	free(file);
-	return old;
+	size_t klen;
+	if (!*now || strcmp(now, facts) || !onebook_has_part(s->book, i) ||
+	    !store_get(s->store, skey, &klen))
+		return 0;
+	/* Its charts' drawings are part of it. */
+	for (size_t k = 0; k < ch->ndirs; k++) {
+		const struct directive *d = &ch->dirs[k];
+		if (d->kind == DIR_CHART && !d->error && d->id &&
+		    !plot_drawn(s->o->dir, d->id))
+			return 0;
+	}
+	*claims = n;
+	const char *nl = memchr(v, '\n', len);
+	if (nl)
+		store_keep(s->store, nl + 1, len - (size_t)(nl + 1 - v));
+	return 1;
 }
 
 /* Draw the charts of the pages to be made with one gnuplot, before the
  * pages are: each page then finds its charts up to date. */
-static void charts_draw(struct site_ctx *s, const cJSON *const *fresh)
+static void charts_draw(struct site_ctx *s, const int *fresh)
 {
 	char **names = NULL;
 	size_t n = 0;
 	for (size_t i = 0; i < s->bk->nchs; i++) {
 		struct chapter *ch = s->bk->chs[i];
 		/* The figure number a chart's key holds: charts before it. */
-		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->frags[i]};
+		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->store};
 		for (size_t k = 0; !fresh[i] && k < ch->ndirs; k++) {
 			const struct directive *d = &ch->dirs[k];
 			if (d->kind != DIR_CHART || d->error)
@@ -382,48 +360,40 @@ static void charts_draw(struct site_ctx *s, const cJSON *const *fresh)
 	free(names);
 }
 
-/* Chapter i's page, made again or, when old says it is up to date, kept;
- * its entry goes into this build's manifest. */
-static int chapter_update(struct site_ctx *s, struct manifest *m, size_t i,
-                          const char *own, const char *key,
-                          const cJSON *old, struct chapter_summary *sum,
-                          char **entries, struct slices *search)
+/* Chapter i's page, made again unless fresh; with its search entries
+ * when entries is not NULL. */
+static int chapter_update(struct site_ctx *s, size_t i, const char *key,
+                          const char *skey, int fresh,
+                          struct chapter_summary *sum, char **entries,
+                          struct buf *made)
 {
 	struct chapter *ch = s->bk->chs[i];
-	char *file = xasprintf("%s.html", ch->name);
-	int rc = 0;
-	if (old) {
-		*sum = (struct chapter_summary){number_of(old, "claims"),
-		                                number_of(old, "failed"), 0};
-	} else {
-		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->frags[i]};
-		chapter_parse_rest(ch);
-		rc = chapter_page(&c);
-		free(c.partial);
-		*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
-	}
-	/* The search index is made again only when a page was; an unchanged
-	 * chapter's entries are copied from the last one. */
-	if (entries && (!old || !slices_has(search, ch->name))) {
-		chapter_parse_rest(ch);
+	if (fresh)
+		return 0;
+	struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->store};
+	store_note(s->store, made);
+	int rc = chapter_page(&c);
+	free(c.partial);
+	*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
+	if (entries) {
 		entries[i] = search_entries(s, i);
+		store_put(s->store, skey, entries[i], strlen(entries[i]));
 	}
-	rc |= frags_close(s->frags[i]);
-	s->frags[i] = NULL;
-	const struct outline *ol = &s->outline[i];
-	cJSON *e = cJSON_CreateObject();
-	cJSON_AddStringToObject(e, "own", own);
-	cJSON_AddStringToObject(e, "key", rc == 0 ? key : "");
-	cJSON_AddStringToObject(e, "title", ol->title);
-	cJSON_AddItemToObject(e, "titles", strings_json(ol->titles, ch->nsections));
-	cJSON_AddItemToObject(e, "ids", strings_json(ol->ids, ch->nsections));
-	if (ol->lead)
-		cJSON_AddStringToObject(e, "lead", ol->lead);
-	cJSON_AddNumberToObject(e, "claims", sum->claims);
-	cJSON_AddNumberToObject(e, "failed", sum->failed);
-	cJSON_AddNumberToObject(e, "errors", sum->errors);
-	manifest_put(m, file, e);
-	free(file);
+	store_note(s->store, NULL);
+	if (rc == 0 && !c.errors && !c.claims_failed) {
+		char *file = xasprintf("%s.html", ch->name);
+		char *path = path_join(s->o->dir, file);
+		char facts[80];
+		kept_facts(path, facts);
+		struct buf v = BUF_INIT;
+		buf_printf(&v, "%d %s\n", c.claims, facts);
+		buf_put(&v, made->data ? made->data : "", made->len);
+		if (*facts)
+			store_put(s->store, key, v.data, v.len);
+		buf_free(&v);
+		free(path);
+		free(file);
+	}
 	return rc;
 }
 
@@ -460,103 +430,91 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		free(tmpl);
 		return -1;
 	}
+	kept_legacy_remove(o->dir);
 	struct buf ban = BUF_INIT, common = BUF_INIT;
 	banner_html(b, o, &ban);
 	buf_printf(&common, "%s\n%s\n%d\n%s\n%s\n%d", tmpl, o->title, o->gpu,
 	           b->dir, ban.data, o->live);
-	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL, NULL};
-	struct manifest *m = manifest_load(o->dir);
+	char *cache = path_join(o->dir, SITE_CACHE_FILE);
+	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL,
+	                     store_open(cache)};
+	free(cache);
 	size_t n = bk->nchs;
 	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);
-	/* A page to be made takes back the pieces that did not change. */
-	s.frags = xcalloc(n ? n : 1, sizeof *s.frags);
 	char (*own)[33] = xcalloc(n ? n : 1, sizeof *own);
+	/* The keys of what each page is made with, kept with it. */
+	struct buf *made = xcalloc(n ? n : 1, sizeof *made);
 	for (size_t i = 0; i < n; i++) {
-		manifest_chapter_key(bk->chs[i], bk, b, common.data, own[i]);
-		char *file = xasprintf("%s.html", bk->chs[i]->name);
-		const cJSON *e = manifest_get(m, file, "own", own[i]);
-		if (!e || outline_from(e, bk->chs[i], &s.outline[i]) != 0) {
-			s.frags[i] = frags_open(o->dir, bk->chs[i]->name);
-			struct text_src src = {b, bk, s.frags[i]};
-			chapter_parse_rest(bk->chs[i]);
+		keys_chapter(bk->chs[i], bk, b, common.data, own[i]);
+		if (kept_outline(s.store, own[i], bk->chs[i], &s.outline[i]) != 0) {
+			struct text_src src = {b, bk, s.store};
+			store_note(s.store, &made[i]);
 			outline_make(&src, bk->chs[i], &s.outline[i]);
+			store_note(s.store, NULL);
+			kept_outline_put(s.store, own[i], bk->chs[i], &s.outline[i]);
 		}
-		free(file);
 	}
 	char digest[33];
 	book_digest(&s, digest);
-	s.book = onebook_new(&s, manifest_file(m, "book.html"));
+	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
+	char (*skey)[33] = xcalloc(n ? n : 1, sizeof *skey);
+	for (size_t i = 0; i < n; i++) {
+		page_key(own[i], digest, key[i]);
+		keys_derive(key[i], "search", skey[i]);
+	}
+	s.book = onebook_new(&s, key);
 	char *pdf = path_join(o->dir, "book.pdf");
 	int pdf_link = file_exists(pdf);
 	free(pdf);
 	int rc = copy_assets(&s);
 	rc |= live_assets_write(o->dir, o->live);
-	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
-	const cJSON **old = xcalloc(n ? n : 1, sizeof *old);
-	for (size_t i = 0; i < n; i++) {
-		page_key(own[i], digest, key[i]);
-		old[i] = chapter_fresh(&s, m, i, key[i]);
-		/* The one page takes an unchanged chapter from its part. */
-		if (old[i] && !onebook_has_part(s.book, i))
-			old[i] = NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!old[i] && !s.frags[i])
-			s.frags[i] = frags_open(o->dir, bk->chs[i]->name);
-	charts_draw(&s, old);
+	int *fresh = xcalloc(n ? n : 1, sizeof *fresh);
 	struct chapter_summary *sum = xcalloc(n ? n : 1, sizeof *sum);
+	for (size_t i = 0; i < n; i++)
+		fresh[i] = chapter_fresh(&s, i, key[i], skey[i], &sum[i].claims);
+	charts_draw(&s, fresh);
 	/* Every page up to date, and the index as written: so is the index. */
-	char *js = path_join(o->dir, "search-index.js");
-	const cJSON *js_record = manifest_file(m, "search-index.js");
-	struct slices *search = slices_open(js, js_record);
-	int all_fresh = n > 0;
-	for (size_t i = 0; i < n && all_fresh; i++)
-		all_fresh = old[i] && slices_has(search, bk->chs[i]->name);
-	free(js);
-	char **entries = all_fresh ? NULL : xcalloc(n ? n : 1, sizeof *entries);
+	char jskey[33];
+	parts_key(&s, skey, "search-index.js", 0, jskey);
+	char **entries = kept_file(s.store, o->dir, "search-index.js", jskey)
+	                     ? NULL : xcalloc(n ? n : 1, sizeof *entries);
 	for (size_t i = 0; i < n; i++) {
-		rc |= chapter_update(&s, m, i, own[i], key[i], old[i], &sum[i],
-		                     entries, search);
+		rc |= chapter_update(&s, i, key[i], skey[i], fresh[i], &sum[i],
+		                     entries, &made[i]);
 		st->errors += sum[i].errors;
 		st->claims += sum[i].claims;
 		st->claims_failed += sum[i].failed;
 	}
 	plot_memo_clear();
 	rc |= index_page(&s, sum, pdf_link);
-	rc |= book_page(&s, m, key, pdf_link);
-	char **names = xcalloc(n ? n : 1, sizeof *names);
-	for (size_t i = 0; i < n; i++)
-		names[i] = bk->chs[i]->name;
-	frags_prune(o->dir, names, n);
-	free(names);
+	rc |= book_page(&s, key, pdf_link);
 	onebook_free(s.book);
 	rc |= provenance_page(&s);
 	rc |= runs_page(&s);
 	if (o->machines && o->machines->n > 1)
 		rc |= machines_html_page(&s);
 	rc |= search_page(&s);
-	if (entries && search_index_write(&s, search, entries) == 0)
-		manifest_file_put(m, "search-index.js", slices_record(search));
-	else if (entries)
-		rc = -1;
-	else
-		manifest_file_put(m, "search-index.js", cJSON_Duplicate(js_record, 1));
+	if (entries) {
+		if (search_index_write(&s, skey, entries) == 0)
+			kept_file_put(s.store, o->dir, "search-index.js", jskey);
+		else
+			rc = -1;
+	}
 	for (size_t i = 0; entries && i < n; i++)
 		free(entries[i]);
 	free(entries);
-	slices_free(search);
-	rc |= manifest_write(m);
-	manifest_free(m);
+	rc |= store_close(s.store);
 	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);
 	free(s.outline);
+	keys_clear();
 	for (size_t i = 0; i < n; i++)
-		frags_close(s.frags[i]);
-	free(s.frags);
-	manifest_digests_clear();
+		buf_free(&made[i]);
+	free(made);
 	free(own);
 	free(key);
-	free(old);
+	free(skey);
+	free(fresh);
 	free(sum);
 	buf_free(&ban);
 	buf_free(&common);

@@ -12,7 +12,8 @@
 
 #include "base/buf.h"
 #include "render/page.h"
-#include "render/slices.h"
+#include "render/keys.h"
+#include "base/store.h"
 #include "base/util.h"
 
 static int chapter_named(const struct book *bk, const char *s, size_t n);
@@ -20,25 +21,20 @@ static int chapter_named(const struct book *bk, const char *s, size_t n);
 struct onebook {
 	const struct site_ctx *s;
 	const struct book *bk;
-	struct slices *sl; /* the last book.html's chapters */
+	char (*key)[33];      /* chapter i's part's key in the store */
 	struct buf *chapters; /* rewritten content of chapter i, or empty */
 };
 
-struct onebook *onebook_new(const struct site_ctx *s, const cJSON *record)
+struct onebook *onebook_new(const struct site_ctx *s, char (*page_key)[33])
 {
 	struct onebook *ob = xcalloc(1, sizeof *ob);
 	ob->s = s;
 	ob->bk = s->bk;
-	char *path = path_join(s->o->dir, "book.html");
-	ob->sl = slices_open(path, record);
-	free(path);
-	ob->chapters = xcalloc(ob->bk->nchs ? ob->bk->nchs : 1,
-	                       sizeof *ob->chapters);
-	/* Earlier builds kept each chapter's part in a folder of its own. */
-	char *dir = path_join(s->o->dir, ".labbook-book");
-	dir_prune(dir, ".part", NULL, 0);
-	rmdir(dir);
-	free(dir);
+	size_t n = ob->bk->nchs ? ob->bk->nchs : 1;
+	ob->chapters = xcalloc(n, sizeof *ob->chapters);
+	ob->key = xcalloc(n, sizeof *ob->key);
+	for (size_t i = 0; i < ob->bk->nchs; i++)
+		keys_derive(page_key[i], "book", ob->key[i]);
 	return ob;
 }
 
@@ -49,7 +45,7 @@ void onebook_free(struct onebook *ob)
 	for (size_t i = 0; i < ob->bk->nchs; i++)
 		buf_free(&ob->chapters[i]);
 	free(ob->chapters);
-	slices_free(ob->sl);
+	free(ob->key);
 	free(ob);
 }
 
@@ -60,21 +56,25 @@ void onebook_add(struct onebook *ob, size_t i, const char *html)
 	ob->chapters[i].len = 0;
 	buf_puts(&ob->chapters[i], ""); /* added, even if it were empty */
 	onebook_rewrite(ob->bk, ob->bk->chs[i]->name, html, &ob->chapters[i]);
+	store_put(ob->s->store, ob->key[i], ob->chapters[i].data,
+	          ob->chapters[i].len);
 }
 
-int onebook_intact(const struct onebook *ob)
+/* Chapter i's part: made by this build, or kept from an earlier one. */
+static const char *part_of(const struct onebook *ob, size_t i, size_t *len)
 {
-	return slices_intact(ob->sl);
+	const struct buf *ch = &ob->chapters[i];
+	if (ch->data) {
+		*len = ch->len;
+		return ch->data;
+	}
+	return store_get(ob->s->store, ob->key[i], len);
 }
 
 int onebook_has_part(const struct onebook *ob, size_t i)
 {
-	return slices_has(ob->sl, ob->bk->chs[i]->name);
-}
-
-cJSON *onebook_record(const struct onebook *ob)
-{
-	return slices_record(ob->sl);
+	size_t len;
+	return part_of(ob, i, &len) != NULL;
 }
 
 /* ---- ids and links ------------------------------------------------------- */
@@ -265,10 +265,10 @@ int onebook_write(const struct onebook *ob, int fd, int pdf_link)
 		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "
 		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->name, i + 1);
 		rc = fd_write_all(fd, out.data, out.len);
-		const struct buf *ch = &ob->chapters[i];
+		size_t len = 0;
+		const char *part = part_of(ob, i, &len);
 		if (rc == 0)
-			rc = slices_put(ob->sl, fd, bk->chs[i]->name, ch->data,
-			                ch->len);
+			rc = fd_write_all(fd, part ? part : "", len);
 		if (rc == 0)
 			rc = fd_write_all(fd, "</section>\n", 11);
 	}

@@ -16,14 +16,13 @@
  * one page lies in the site folder beside the chapter pages. Figures keep
  * the numbers their chapters give them ("Figure 3.2").
  *
- * Each chapter is one slice of the page (slices.h), so a build that makes
- * only the pages whose inputs changed still puts every chapter on the one
- * page: the others are copied from the last book.html.
+ * Each chapter's part of the page is kept in the one cache (base/store.h)
+ * under a key made from its page's, so a build that makes only the pages
+ * whose inputs changed still puts every chapter on the one page.
  */
 #ifndef LB_SITE_BOOK_H
 #define LB_SITE_BOOK_H
 
-#include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "book/book.h"
@@ -34,29 +33,24 @@ struct site_ctx;
 struct onebook;
 
 /* The one-page book of the site being written (borrowed: it must outlive
- * ob): its chapters, their outlines, the book's title and the site folder;
- * record: the manifest's record of the last book.html (borrowed, or NULL). */
-struct onebook *onebook_new(const struct site_ctx *s, const cJSON *record);
+ * ob): its chapters, their outlines, the book's title, the site folder and
+ * the store; page_key: the key of each chapter's page (keys.h). */
+struct onebook *onebook_new(const struct site_ctx *s, char (*page_key)[33]);
 /* NULL-safe. */
 void onebook_free(struct onebook *ob);
 
 /* The content of chapter i (HTML, as on its own page) goes in as
- * chapter i of the book. */
+ * chapter i of the book, and is kept in the store for later builds. */
 void onebook_add(struct onebook *ob, size_t i, const char *html);
 
-/* Is book.html there as the last build wrote it? */
-int onebook_intact(const struct onebook *ob);
-/* Can the last book.html give chapter i, for a build that does not make
- * its page? */
+/* Is chapter i's part there, added or kept, for a build that does not
+ * make its page? */
 int onebook_has_part(const struct onebook *ob, size_t i);
-/* The record of book.html as onebook_write wrote it, for the manifest
- * (the caller owns it), or NULL. */
-cJSON *onebook_record(const struct onebook *ob);
 
 /*
  * Write the page's content (HTML) to fd: the title page, the contents list
- * and every chapter, in order: those added, and the others copied from the
- * last book.html, so the whole book is never held in memory. pdf_link: the
+ * and every chapter, in order: those added, and the others from the
+ * store. pdf_link: the
  * site has book.pdf beside it. 0, or -1 with errno set.
  */
 int onebook_write(const struct onebook *ob, int fd, int pdf_link);

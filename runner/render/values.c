@@ -9,7 +9,7 @@
 #include "book/expr.h"
 #include "book/format.h"
 #include "render/machines.h"
-#include "render/manifest.h"
+#include "render/keys.h"
 #include "render/piece.h"
 #include "base/util.h"
 
@@ -49,21 +49,21 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
                 struct buf *out)
 {
 	char key[33];
-	if (c->frags) {
+	if (c->store) {
 		size_t n = machine_count(c), len;
 		/* Several machines: a claim's id is its place in the chapter. */
 		char *facts = xasprintf("%zu %d %zd", n, c->s->o->strict,
 		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1);
-		manifest_value_key(e, c->s->bk, c->s->b, facts, key);
+		keys_value(e, c->s->bk, c->s->b, facts, key);
 		free(facts);
-		struct frag_counts fc;
-		const char *html = frags_get(c->frags, key, &len, &fc);
+		struct piece_counts fc;
+		const char *html = piece_get(c->store, key, &len, &fc);
 		if (html) {
 			piece_take(c, html, len, &fc, out);
 			return;
 		}
 	}
-	piece_make(c, c->frags ? key : NULL, value_make, e, out);
+	piece_make(c, c->store ? key : NULL, value_make, e, out);
 }
 
 static void value_make(struct page_ctx *c, const void *arg,
@@ -160,11 +160,11 @@ void value_text(const struct text_src *t, const struct inline_expr *e,
                 struct buf *out)
 {
 	char key[33];
-	struct frag_counts fc = {0, 0, 0};
+	struct piece_counts fc = {0, 0, 0};
 	size_t len;
-	if (t->frags) {
-		manifest_value_key(e, t->bk, t->b, "text", key);
-		const char *text = frags_get(t->frags, key, &len, &fc);
+	if (t->store) {
+		keys_value(e, t->bk, t->b, "text", key);
+		const char *text = piece_get(t->store, key, &len, &fc);
 		if (text) {
 			buf_put(out, text, len);
 			return;
@@ -181,8 +181,8 @@ void value_text(const struct text_src *t, const struct inline_expr *e,
 	} else {
 		buf_puts(out, "?");
 	}
-	if (t->frags && !err)
-		frags_put(t->frags, key, out->data + start, out->len - start, &fc);
+	if (t->store && !err)
+		piece_put(t->store, key, out->data + start, out->len - start, &fc);
 	value_free(&v);
 	free(err);
 }

@@ -18,7 +18,8 @@ same_as_fresh() {
 }
 lbs site
 expect_rc 0
-[ -f site/.labbook-frags/squares.json ] || fail "no pieces were kept"
+head -n 1 site/.labbook-cache | grep -qx 'labbook-store 1' || fail "no cache was kept"
+grep -q 'The largest is' site/.labbook-cache || fail "the value was not kept as a piece"
 printf '\nA new paragraph.\n' >> chapters/01-squares.md
 lbs site
 expect_rc 0

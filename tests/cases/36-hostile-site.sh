@@ -22,8 +22,7 @@ lbs
 expect_rc 0
 cp site/squares.html want.html
 printf '\nMore prose.\n' >> chapters/01-squares.md
-for f in .labbook-stamp .labbook-plans .labbook-pages book.html \
-         search-index.js .labbook-frags/squares.json; do
+for f in .labbook-stamp .labbook-cache book.html search-index.js; do
 	rm -rf "site/$f" && mkfifo "site/$f"
 done
 lbs
@@ -31,14 +30,27 @@ lbs
 expect_rc 0
 grep -q "More prose" site/squares.html || fail "the page was not made again"
 grep -q "The largest is 25" site/squares.html || fail "the value is missing"
-for f in .labbook-stamp .labbook-plans .labbook-pages search-index.js; do
+for f in .labbook-stamp .labbook-cache search-index.js; do
 	rm -rf "site/$f" && mkdir "site/$f"
 done
-rm -rf site/.labbook-frags/squares.json && printf '{"x": [1, 2' > site/.labbook-frags/squares.json
 printf '\nEven more.\n' >> chapters/01-squares.md
 lbs
 [ "$RC" = 124 ] && fail "a folder in the site folder hung the build"
 expect_rc 1
-expect_err "cannot write site/.labbook-pages: Is a directory"
+expect_err "cannot write site/.labbook-cache: Is a directory"
 grep -q "Even more" site/squares.html || fail "the page was not made again past folders and garbage"
 grep -q "The largest is 25" site/squares.html || fail "the value is missing past garbage"
+# Garbage where the cache was, and a cache cut at a line end: no cache.
+rm -rf site/.labbook-cache site/search-index.js
+lbs
+expect_rc 0
+head -c 4096 /dev/urandom > site/.labbook-cache
+printf '\nAnd garbage.\n' >> chapters/01-squares.md
+lbs
+expect_rc 0
+grep -q "And garbage" site/squares.html || fail "the page was not made again past a garbage cache"
+head -n 5 site/.labbook-cache > cut && cp cut site/.labbook-cache
+printf '\nAnd a cut.\n' >> chapters/01-squares.md
+lbs
+expect_rc 0
+grep -q "The largest is 25" site/squares.html || fail "the value is missing past a cut cache"

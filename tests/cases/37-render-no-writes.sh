@@ -63,7 +63,7 @@ sed -i 's/A paragraph to edit./A paragraph, edited./' chapters/01-one.md
 build --templates tpl
 expect_rc 0
 snap > s2
-want="site/.labbook-pages site/.labbook-plans site/book.html site/one.html site/search-index.js "
+want="site/.labbook-cache site/book.html site/one.html site/search-index.js "
 [ "$(changed s1 s2)" = "$want" ] ||
 	fail "a prose edit changed $(changed s1 s2), want $want"
 expect_html one.html "A paragraph, edited."

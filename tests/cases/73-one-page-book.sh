@@ -121,17 +121,11 @@ expect_html book.html 'A new paragraph.'
 same_as_full "made in part"
 # No copy of the book is kept beside it.
 [ -z "$(find site -name '*.part')" ] || fail "chapter parts kept: $(find site -name '*.part')"
-# A manifest whose ranges do not describe the file (here: each slice moved
-# by one byte) is caught at the slices' ends: the pages are made again, and
-# the one page is still right.
-python3 - site/.labbook-pages <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))
-for f in m["files"].values():
-    for r in f["at"].values():
-        r[0] += 1
-json.dump(m, open(sys.argv[1], "w"))
-PY
+# A cache changed by one byte (a chapter's part of the one page) fails its
+# checksum and is trusted for nothing: the pages are made again, and the
+# one page is still right.
+grep -q 'book-chapter\|<h1' site/.labbook-cache || fail "no chapter part in the cache"
+sed -i '0,/<h1/s/<h1/<h2/' site/.labbook-cache
 printf '\nOne more.\n' >> chapters/02-two.md
 build
 expect_rc 0

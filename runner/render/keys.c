@@ -1,145 +1,10 @@
-/* manifest.c - which chapter pages are up to date, from a small file in
- * the site folder (.labbook-pages), so an unchanged page is not made
- * again. */
+/* keys.c - the key of each thing a build makes (keys.h). */
 #include <ctype.h>
-#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "render/manifest.h"
+#include "render/keys.h"
 #include "base/util.h"
-
-#define MANIFEST_FILE ".labbook-pages"
-/* What earlier builds kept beside it, removed when it is written. */
-#define OLD_SEARCH_FILE ".labbook-search"
-/* Bumped when what the manifest holds changes shape. */
-#define MANIFEST_VERSION 2
-
-struct entry {
-	const char *page;
-	const cJSON *e;
-};
-
-struct manifest {
-	char *path;
-	char *site;
-	cJSON *old;   /* what the last build wrote: page name -> entry */
-	struct entry *index; /* old's entries sorted by page, for lookups */
-	size_t nindex;
-	cJSON *old_files; /* the last build's records of book-wide files */
-	cJSON *pages; /* what this build writes */
-	cJSON *files;
-};
-
-static int entry_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct entry *)a)->page,
-	              ((const struct entry *)b)->page);
-}
-
-static cJSON *json_load(const char *path)
-{
-	char *text = file_read(path, NULL);
-	cJSON *v = text ? cJSON_Parse(text) : NULL;
-	free(text);
-	return v;
-}
-
-struct manifest *manifest_load(const char *site_dir)
-{
-	struct manifest *m = xcalloc(1, sizeof *m);
-	m->path = path_join(site_dir, MANIFEST_FILE);
-	m->site = xstrdup(site_dir);
-	m->pages = cJSON_CreateObject();
-	m->files = cJSON_CreateObject();
-	cJSON *all = json_load(m->path);
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(all, "version");
-	cJSON *pages = cJSON_DetachItemFromObjectCaseSensitive(all, "pages");
-	cJSON *files = cJSON_DetachItemFromObjectCaseSensitive(all, "files");
-	if (cJSON_IsNumber(v) && v->valueint == MANIFEST_VERSION &&
-	    cJSON_IsObject(pages) && cJSON_IsObject(files)) {
-		m->old = pages;
-		m->old_files = files;
-	} else {
-		cJSON_Delete(pages);
-		cJSON_Delete(files);
-	}
-	cJSON_Delete(all);
-	const cJSON *e;
-	cJSON_ArrayForEach(e, m->old)
-	{
-		m->index = xrealloc(m->index, (m->nindex + 1) * sizeof *m->index);
-		m->index[m->nindex++] = (struct entry){e->string, e};
-	}
-	if (m->nindex)
-		qsort(m->index, m->nindex, sizeof *m->index, entry_cmp);
-	return m;
-}
-
-void manifest_free(struct manifest *m)
-{
-	if (!m)
-		return;
-	cJSON_Delete(m->old);
-	cJSON_Delete(m->old_files);
-	cJSON_Delete(m->pages);
-	cJSON_Delete(m->files);
-	free(m->index);
-	free(m->path);
-	free(m->site);
-	free(m);
-}
-
-const cJSON *manifest_get(const struct manifest *m, const char *page,
-                          const char *field, const char *key)
-{
-	struct entry want = {page, NULL}, *hit = NULL;
-	if (m->nindex)
-		hit = bsearch(&want, m->index, m->nindex, sizeof *m->index, entry_cmp);
-	const cJSON *e = hit ? hit->e : NULL;
-	const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, field));
-	return k && !strcmp(k, key) ? e : NULL;
-}
-
-void manifest_put(struct manifest *m, const char *page, cJSON *entry)
-{
-	cJSON_AddItemToObject(m->pages, page, entry);
-}
-
-const cJSON *manifest_file(const struct manifest *m, const char *file)
-{
-	return cJSON_GetObjectItemCaseSensitive(m->old_files, file);
-}
-
-void manifest_file_put(struct manifest *m, const char *file, cJSON *rec)
-{
-	if (rec)
-		cJSON_AddItemToObject(m->files, file, rec);
-}
-
-/* Write v to path unless it holds it already. 0 or -1. */
-static int json_write(const char *path, const cJSON *v)
-{
-	char *text = cJSON_PrintUnformatted(v);
-	int rc = file_write_if_changed(path, text, strlen(text), NULL);
-	free(text);
-	return rc;
-}
-
-int manifest_write(struct manifest *m)
-{
-	cJSON *all = cJSON_CreateObject();
-	cJSON_AddNumberToObject(all, "version", MANIFEST_VERSION);
-	cJSON_AddItemReferenceToObject(all, "pages", m->pages);
-	cJSON_AddItemReferenceToObject(all, "files", m->files);
-	int rc = json_write(m->path, all);
-	cJSON_Delete(all);
-	char *old = path_join(m->site, OLD_SEARCH_FILE);
-	unlink(old);
-	free(old);
-	return rc;
-}
 
 struct idset {
 	char **v;
@@ -242,7 +107,7 @@ static void id_digest(const struct book *bk, struct bundle *b,
 	hasher_add_str(out, digests[ndigests++].digest);
 }
 
-void manifest_digests_clear(void)
+void keys_clear(void)
 {
 	for (size_t i = 0; i < ndigests; i++)
 		free(digests[i].id);
@@ -263,7 +128,7 @@ static void ids_digest(const struct book *bk, struct bundle *b,
 	ids->n = ids->cap = 0;
 }
 
-void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
+void keys_chapter(const struct chapter *ch, const struct book *bk,
                           struct bundle *b, const char *common,
                           char out[33])
 {
@@ -282,7 +147,7 @@ void manifest_chapter_key(const struct chapter *ch, const struct book *bk,
 	hasher_done(h, out);
 }
 
-void manifest_value_key(const struct inline_expr *e, const struct book *bk,
+void keys_value(const struct inline_expr *e, const struct book *bk,
                         struct bundle *b, const char *facts,
                         char out[33])
 {
@@ -300,7 +165,7 @@ void manifest_value_key(const struct inline_expr *e, const struct book *bk,
 	hasher_done(h, out);
 }
 
-void manifest_block_key(const struct directive *d, const struct book *bk,
+void keys_block(const struct directive *d, const struct book *bk,
                         struct bundle *b, const char *facts,
                         char out[33])
 {
@@ -319,5 +184,13 @@ void manifest_block_key(const struct directive *d, const struct book *bk,
 		hasher_add_str(h, d->opts[k].value);
 	}
 	ids_digest(bk, b, &ids, h);
+	hasher_done(h, out);
+}
+
+void keys_derive(const char *key, const char *what, char out[33])
+{
+	struct hasher *h = hasher_new();
+	hasher_add_str(h, key);
+	hasher_add_str(h, what);
 	hasher_done(h, out);
 }

@@ -1,0 +1,140 @@
+/*
+ * kept.c - what the site keeps in the one cache of what it made, besides
+ * pieces (piece.h): the facts of its files as written, and chapters'
+ * outlines (kept.h).
+ */
+#include "render/kept.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+void kept_facts(const char *path, char out[80])
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		out[0] = '\0';
+		return;
+	}
+	snprintf(out, 80, "%lld %lld %llu", (long long)st.st_size,
+	         (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+	         (unsigned long long)st.st_ino);
+}
+
+int kept_file(struct store *st, const char *dir, const char *file,
+              const char *key)
+{
+	char *path = path_join(dir, file);
+	char now[80];
+	kept_facts(path, now);
+	free(path);
+	size_t len;
+	const char *was = store_get(st, key, &len);
+	return was && *now && len == strlen(now) && !memcmp(was, now, len);
+}
+
+void kept_file_put(struct store *st, const char *dir, const char *file,
+                   const char *key)
+{
+	char *path = path_join(dir, file);
+	char now[80];
+	kept_facts(path, now);
+	free(path);
+	if (*now)
+		store_put(st, key, now, strlen(now));
+}
+
+static cJSON *strings_json(char *const *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+	return a;
+}
+
+/* Could id have been made for a heading (letters, digits, '-', '_')? */
+static int id_plain(const char *id)
+{
+	if (!*id)
+		return 0;
+	for (; *id; id++)
+		if (!(*id == '-' || *id == '_' || (*id >= '0' && *id <= '9') ||
+		      (*id >= 'a' && *id <= 'z') || (*id >= 'A' && *id <= 'Z') ||
+		      (unsigned char)*id >= 0x80))
+			return 0;
+	return 1;
+}
+
+int kept_outline(struct store *st, const char *key,
+                        const struct chapter *ch, struct outline *ol)
+{
+	size_t len;
+	const char *text = store_get(st, key, &len);
+	cJSON *e = text ? cJSON_ParseWithLength(text, len) : NULL;
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "titles");
+	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(e, "ids");
+	const char *title = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "title"));
+	const char *lead = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "lead"));
+	size_t n = ch->nsections;
+	int rc = -1;
+	if (!title || cJSON_GetArraySize(t) != (int)n ||
+	    cJSON_GetArraySize(ids) != (int)n)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const char *a = cJSON_GetStringValue(cJSON_GetArrayItem(t, (int)i));
+		const char *b = cJSON_GetStringValue(cJSON_GetArrayItem(ids, (int)i));
+		if (!a || !b || !id_plain(b))
+			goto out;
+	}
+	ol->titles = xcalloc(n ? n : 1, sizeof *ol->titles);
+	ol->ids = xcalloc(n ? n : 1, sizeof *ol->ids);
+	for (size_t i = 0; i < n; i++) {
+		ol->titles[i] = xstrdup(cJSON_GetStringValue(cJSON_GetArrayItem(t, (int)i)));
+		ol->ids[i] = xstrdup(cJSON_GetStringValue(cJSON_GetArrayItem(ids, (int)i)));
+	}
+	ol->title = xstrdup(title);
+	ol->lead = lead ? xstrdup(lead) : NULL;
+	rc = 0;
+out:
+	cJSON_Delete(e);
+	return rc;
+}
+
+void kept_outline_put(struct store *st, const char *key,
+                         const struct chapter *ch, const struct outline *ol)
+{
+	cJSON *e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "title", ol->title);
+	cJSON_AddItemToObject(e, "titles", strings_json(ol->titles, ch->nsections));
+	cJSON_AddItemToObject(e, "ids", strings_json(ol->ids, ch->nsections));
+	if (ol->lead)
+		cJSON_AddStringToObject(e, "lead", ol->lead);
+	char *text = cJSON_PrintUnformatted(e);
+	store_put(st, key, text, strlen(text));
+	free(text);
+	cJSON_Delete(e);
+}
+
+void kept_legacy_remove(const char *site)
+{
+	static const char *files[] = {".labbook-pages", ".labbook-plans",
+	                              ".labbook-search"};
+	static const char *dirs[] = {".labbook-frags", ".labbook-book"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *p = path_join(site, files[i]);
+		unlink(p);
+		free(p);
+	}
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		char *p = path_join(site, dirs[i]);
+		dir_prune(p, "", NULL, 0);
+		rmdir(p);
+		free(p);
+	}
+}
+
