@@ -124,6 +124,30 @@ static void data_check(struct book *bk)
 	}
 }
 
+static size_t id_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* Index exps[i] for book_find, growing the index as exps grows. */
+static void book_index(struct book *bk, size_t i)
+{
+	if (2 * (i + 1) > bk->nslots) {
+		free(bk->slot);
+		bk->nslots = bk->nslots ? 2 * bk->nslots : 64;
+		bk->slot = xcalloc(bk->nslots, sizeof *bk->slot);
+		for (size_t k = 0; k < i; k++)
+			book_index(bk, k);
+	}
+	size_t k = id_hash(bk->exps[i].id) & (bk->nslots - 1);
+	while (bk->slot[k])
+		k = (k + 1) & (bk->nslots - 1);
+	bk->slot[k] = i + 1;
+}
+
 static void plan_experiment(struct book *bk, struct chapter *ch,
                             struct directive *d)
 {
@@ -140,6 +164,7 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	struct exper *e = ARRAY_PUSH(bk->exps, bk->nexps);
 	memset(e, 0, sizeof *e);
 	e->id = xstrdup(d->id);
+	book_index(bk, bk->nexps - 1);
 	e->ch = ch;
 	e->dir = d;
 	e->source = dir_opt(d, "source");
@@ -219,6 +244,7 @@ void book_free(struct book *bk)
 		exper_build_free(e);
 	}
 	free(bk->exps);
+	free(bk->slot);
 	for (size_t i = 0; i < bk->nchs; i++)
 		chapter_free(bk->chs[i]);
 	free(bk->chs);
@@ -227,9 +253,12 @@ void book_free(struct book *bk)
 
 struct exper *book_find(const struct book *bk, const char *id)
 {
-	for (size_t i = 0; i < bk->nexps; i++)
-		if (!strcmp(bk->exps[i].id, id))
-			return &bk->exps[i];
+	if (!bk->nslots)
+		return NULL;
+	for (size_t k = id_hash(id) & (bk->nslots - 1); bk->slot[k];
+	     k = (k + 1) & (bk->nslots - 1))
+		if (!strcmp(bk->exps[bk->slot[k] - 1].id, id))
+			return &bk->exps[bk->slot[k] - 1];
 	return NULL;
 }
 

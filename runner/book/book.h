@@ -66,6 +66,8 @@ struct book {
 	size_t nchs;
 	struct exper *exps;
 	size_t nexps;
+	size_t *slot;   /* book_find's index: exps index + 1, 0 empty */
+	size_t nslots;  /* a power of two, over twice nexps */
 	int gpu; /* book_run (measure/build.h) found a GPU to measure on */
 };
 
