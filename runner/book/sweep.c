@@ -45,7 +45,9 @@ void sweep_free(struct sweep *s)
 	for (size_t i = 0; i < s->ngroups; i++) {
 		free(s->groups[i].flag);
 		free(s->groups[i].name);
-		argv_free(s->groups[i].values);
+		for (size_t k = 0; k < s->groups[i].nvalues; k++)
+			free(s->groups[i].values[k]);
+		free(s->groups[i].values);
 	}
 	free(s->groups);
 	free(s->dim_len);

@@ -66,7 +66,9 @@ static void compile_inputs(struct bundle *b, struct exper *e)
 	if (!n) {
 		argv_free(inputs);
 		inputs = NULL;
-		*ARRAY_PUSH(inputs, n) = xstrdup(e->source);
+		for (size_t i = 0; i < (e->sources ? e->nsources : 1); i++)
+			*ARRAY_PUSH(inputs, n) = xstrdup(e->sources ? e->sources[i]
+			                                            : e->source);
 		*ARRAY_PUSH(inputs, n) = NULL;
 		n--;
 	}

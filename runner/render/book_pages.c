@@ -240,7 +240,7 @@ int runs_page(const struct site_ctx *s)
 		total += sec;
 		buf_printf(&c, "<tr%s><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
 		           m.state == RESULT_FAILED ? " class=\"wrong\"" : "",
-		           e->ch->name, e->id, e->id);
+		           e->ch->href, e->id, e->id);
 		buf_puts_html(&c, outline_of(s, e->ch)->title);
 		buf_printf(&c, "</td><td><span class=\"state %s\">%s</span></td>"
 		           "<td>%.1f</td><td>%zu</td><td>", state_class(m.state),

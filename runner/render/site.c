@@ -99,7 +99,7 @@ static int index_page(const struct site_ctx *s,
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
 		buf_printf(&c, "<li><a href=\"%s.html\"><span class=\"num\">%zu</span> "
-		           "<span class=\"title\">", ch->name, i + 1);
+		           "<span class=\"title\">", ch->href, i + 1);
 		buf_puts_html(&c, s->outline[i].title);
 		buf_puts(&c, "</span></a>");
 		if (s->outline[i].lead) {
