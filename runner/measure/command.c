@@ -27,7 +27,10 @@ static void push(char ***argv, size_t *n, const char *word)
 	*ARRAY_PUSH(*argv, *n) = xstrdup(word);
 }
 
-char **command_compile(const struct exper *e, const struct toolchain *tc)
+/* The compile of every source (only < 0), or the dependency pass of
+ * source only into command_deps_of's file. */
+static char **compile_argv(const struct exper *e, const struct toolchain *tc,
+                           long only)
 {
 	char **argv = NULL;
 	size_t n = 0;
@@ -46,23 +49,41 @@ char **command_compile(const struct exper *e, const struct toolchain *tc)
 		for (size_t i = 0; i < sizeof w / sizeof *w; i++)
 			push(&argv, &n, w[i]);
 	}
-	char *dep = command_deps(e), *bin = command_bin(e);
-	push(&argv, &n, "-MD");
-	push(&argv, &n, "-MF");
-	*ARRAY_PUSH(argv, n) = dep;
-	push(&argv, &n, "-o");
-	*ARRAY_PUSH(argv, n) = bin;
-	for (size_t i = 0; e->sources && e->sources[i]; i++)
-		push(&argv, &n, e->sources[i]);
-	if (!e->sources)
-		push(&argv, &n, e->source);
+	if (only >= 0) {
+		push(&argv, &n, "-M");
+		push(&argv, &n, "-MF");
+		*ARRAY_PUSH(argv, n) = xasprintf(BUILD_DIR "/%s.d%ld", e->id, only);
+		push(&argv, &n, e->sources[only]);
+	} else {
+		push(&argv, &n, "-MD");
+		push(&argv, &n, "-MF");
+		*ARRAY_PUSH(argv, n) = command_deps(e);
+		push(&argv, &n, "-o");
+		*ARRAY_PUSH(argv, n) = command_bin(e);
+		for (size_t i = 0; e->sources && e->sources[i]; i++)
+			push(&argv, &n, e->sources[i]);
+		if (!e->sources)
+			push(&argv, &n, e->source);
+	}
 	for (size_t i = 0; e->includes && e->includes[i]; i++)
 		*ARRAY_PUSH(argv, n) = xasprintf("-I%s", e->includes[i]);
 	argv_append_split(&argv, &n, e->flags);
-	if (!e->cuda)
+	if (!e->cuda && only < 0)
 		push(&argv, &n, "-lm");
 	*ARRAY_PUSH(argv, n) = NULL;
 	return argv;
+}
+
+char **command_compile(const struct exper *e, const struct toolchain *tc)
+{
+	return compile_argv(e, tc, -1);
+}
+
+char **command_deps_of(const struct exper *e, const struct toolchain *tc,
+                       size_t i, char **dep)
+{
+	*dep = xasprintf(BUILD_DIR "/%s.d%zu", e->id, i);
+	return compile_argv(e, tc, (long)i);
 }
 
 char **command_run(const struct exper *e)

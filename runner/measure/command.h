@@ -31,6 +31,11 @@ char *command_log(const struct exper *e);
 /* The compiler, from tc where it was looked for, else the plain name
  * ("nvcc", $CC or "cc"). */
 char **command_compile(const struct exper *e, const struct toolchain *tc);
+/* The compiler writes one dependency file per command, so the files that
+ * source i of several includes are listed by a pass of its own ("-M -MF
+ * build/exp/ID.dI"): its argv, and that file in *dep (caller frees). */
+char **command_deps_of(const struct exper *e, const struct toolchain *tc,
+                       size_t i, char **dep);
 char **command_run(const struct exper *e);
 /* The arguments of the run of sweep set k (0 without a sweep): argv[0] is
  * the experiment's id, so a program that prints its own name prints the
