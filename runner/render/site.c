@@ -250,10 +250,13 @@ static int copy_assets(const struct site_ctx *s)
 		}
 		if (!e->source_ok)
 			continue;
-		dst = xasprintf("%s/src/%s", o->dir, e->source);
-		if (file_exists(e->source))
-			rc |= copy_if_changed(e->source, dst, &dummy);
-		free(dst);
+		for (size_t k = 0; k < (e->sources ? e->nsources : 1); k++) {
+			const char *src = e->sources ? e->sources[k] : e->source;
+			dst = xasprintf("%s/src/%s", o->dir, src);
+			if (file_exists(src))
+				rc |= copy_if_changed(src, dst, &dummy);
+			free(dst);
+		}
 	}
 	return rc ? -1 : 0;
 }

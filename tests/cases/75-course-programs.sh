@@ -34,6 +34,9 @@ grep -q '"bw_unit":"GB/s"' res/summatrix.jsonl || fail "the record does not name
 [ "$(lb eval --results res 'transpose.rate[size=1024] %.4f')" = 0.2667 ] || fail "MB/s not converted to GB/s"
 # A time unit gives median_ms, so the runs merge by median.
 grep -q '"runs":3' res/transpose.jsonl || fail "transpose's runs were not merged: $(head -1 res/transpose.jsonl)"
+expect_html "$page" "Source: <code>chapter05/transpose_kernel.c</code>"
+expect_html "$page" "Source: <code>chapter05/transpose.c</code>"
+expect_file site/src/chapter05/transpose_kernel.c
 # argv[0] is the experiment's id: no path of this machine on the page.
 grep -q '^reduce starting reduction at size 1024$' res/reduce.out || fail "argv[0] is not the id: $(head -3 res/reduce.out)"
 grep -q "build/exp\|$PWD" res/reduce.out && fail "the output names a path of the machine"
