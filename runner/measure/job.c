@@ -533,10 +533,10 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 				set = sweep_text(e->sweep, s);
 			if (j->nruns > 1)
 				snprintf(which, sizeof which, ", run %d of %d", i + 1, j->nruns);
-			fprintf(stderr, "[%5.1fs] %s%zu/%zu %s%s%s%s%s%s\n",
+			fprintf(stderr, "[%5.1fs] %s%zu/%zu %s%s%s%s%s\n",
 			        now_seconds() - t0, j->who, k, n, e->id,
 			        e->cuda ? " (GPU)" : "", which, set ? ", set " : "",
-			        set ? set : "", "");
+			        set ? set : "");
 			free(set);
 		}
 		if (job_set(j, o, s, &out, counts, outs ? &outs[s] : NULL) != 0)
