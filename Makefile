@@ -15,7 +15,7 @@
 CC       = cc
 CFLAGS   = -std=c11 -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra
 LDFLAGS  =
-LDLIBS   = -lcmark-gfm-extensions -lcmark-gfm -lcjson -lxxhash -liberty -lm
+LDLIBS   = -lcmark-gfm-extensions -lcmark-gfm -lcjson -lxxhash -lpcre2-8 -liberty -lm
 BUILD    = build
 SITE     = site
 PREFIX   = /usr/local

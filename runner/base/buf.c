@@ -84,6 +84,16 @@ void buf_puts_html(struct buf *b, const char *s)
 	buf_put_html(b, s, strlen(s));
 }
 
+void buf_puts_url(struct buf *b, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p))
+			buf_putc(b, *p);
+		else
+			buf_printf(b, "%%%02X", *p);
+}
+
 void buf_reset(struct buf *b)
 {
 	b->len = 0;

@@ -53,7 +53,8 @@ void exec_forked(void)
 		stop_pipe[0] = stop_pipe[1] = -1;
 }
 
-static void child_exec(char *const argv[], char *const env[], int out_fd)
+static void child_exec(const char *path, char *const argv[],
+                       char *const env[], int out_fd)
 {
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
@@ -65,8 +66,8 @@ static void child_exec(char *const argv[], char *const env[], int out_fd)
 	dup2(out_fd, 2);
 	for (size_t i = 0; env && env[i]; i++)
 		putenv(env[i]);
-	execvp(argv[0], argv);
-	dprintf(2, "labbook: cannot run %s: %s\n", argv[0], strerror(errno));
+	execvp(path, argv);
+	dprintf(2, "labbook: cannot run %s: %s\n", path, strerror(errno));
 	_exit(127);
 }
 
@@ -150,18 +151,18 @@ static int kill_group(pid_t pid, int pidfd, int *status)
 	return 0;
 }
 
-static pid_t spawn(char *const argv[], char *const env[], int out_fd,
-                   int close_fd)
+static pid_t spawn(const char *path, char *const argv[], char *const env[],
+                   int out_fd, int close_fd)
 {
 	pid_t pid = fork();
 	if (pid < 0) {
-		diag("cannot run %s: %s", argv[0], strerror(errno));
+		diag("cannot run %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
 		if (close_fd >= 0)
 			close(close_fd);
-		child_exec(argv, env, out_fd);
+		child_exec(path, argv, env, out_fd);
 	}
 	setpgid(pid, pid);
 	return pid;
@@ -169,6 +170,12 @@ static pid_t spawn(char *const argv[], char *const env[], int out_fd,
 
 int exec_run(char *const argv[], char *const env[], double timeout,
              size_t cap, struct run_result *r)
+{
+	return exec_run_as(argv[0], argv, env, timeout, cap, r);
+}
+
+int exec_run_as(const char *path, char *const argv[], char *const env[],
+                double timeout, size_t cap, struct run_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->exit_code = -1;
@@ -178,7 +185,7 @@ int exec_run(char *const argv[], char *const env[], double timeout,
 		return -1;
 	}
 	double start = now_seconds();
-	pid_t pid = spawn(argv, env, fds[1], fds[0]);
+	pid_t pid = spawn(path, argv, env, fds[1], fds[0]);
 	close(fds[1]);
 	if (pid < 0) {
 		close(fds[0]);
@@ -273,7 +280,7 @@ int exec_start(struct exec_proc *p, char *const argv[], const char *log_path,
 		diag("cannot write %s: %s", log_path, strerror(errno));
 		return -1;
 	}
-	p->pid = spawn(argv, NULL, fd, -1);
+	p->pid = spawn(argv[0], argv, NULL, fd, -1);
 	close(fd);
 	if (p->pid < 0) {
 		p->pid = 0;

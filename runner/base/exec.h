@@ -36,6 +36,10 @@ struct run_result {
  */
 int exec_run(char *const argv[], char *const env[], double timeout,
              size_t cap, struct run_result *r);
+/* The same, running the program at path (looked up in PATH) with argv as
+ * its arguments, so argv[0] may be any name the program should see. */
+int exec_run_as(const char *path, char *const argv[], char *const env[],
+                double timeout, size_t cap, struct run_result *r);
 
 /* A program started in the background (parallel compiles). */
 struct exec_proc {

@@ -8,6 +8,8 @@
 
 #include "base/exec.h"
 #include "base/util.h"
+#include "book/sweep.h"
+#include "bundle/capture.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -20,18 +22,17 @@ static const char *const reserved[] = {"index", "provenance", "runs",
                                        "machines", "book", "print", "live",
                                        "live-stamp", NULL};
 
-/* Can a chapter's name go into a URL and an attribute as it is? */
+/* Can a chapter's name be a page's file name? Any language and spaces
+ * are fine (links percent-encode it); control characters and invalid
+ * UTF-8 are not, nor a name that would hide the page (".x"). */
 static int name_plain(const char *name)
 {
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		if (!(*p >= 0x80 || (*p >= '0' && *p <= '9') ||
-		      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      *p == '-' || *p == '_' || *p == '.'))
+		if (*p < 0x20 || *p == 0x7f)
 			return 0;
-	return *name && *name != '.';
+	return *name && *name != '.' && utf8_valid(name, strlen(name), NULL);
 }
 
-/* Is the chapter's page name one that can be written? Reported if not. */
 static int chapter_name_ok(const struct book *bk, const struct chapter *ch)
 {
 	for (const char *const *r = reserved; *r; r++)
@@ -41,9 +42,8 @@ static int chapter_name_ok(const struct book *bk, const struct chapter *ch)
 			return 0;
 		}
 	if (!name_plain(ch->name)) {
-		diag_at(ch->path, 0, "the page name '%s' has characters a link "
-		        "cannot carry as they are; name chapters with letters, "
-		        "digits, '-', '_' and '.'", ch->name);
+		diag_at(ch->path, 0, "the page name has control characters or "
+		        "is not UTF-8, or starts with '.'; rename the chapter");
 		return 0;
 	}
 	for (size_t k = 0; k < bk->nchs; k++)
@@ -179,7 +179,12 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	e->runs = runs ? atoi(runs) : 0;
 	const char *ae = dir_opt(d, "allow-error");
 	e->allow_error = ae && !strcmp(ae, "true");
+	e->include = dir_opt(d, "include");
 	e->cuda = e->source && !strcmp(path_ext(e->source), ".cu");
+	char **words = e->source ? argv_split(e->source, NULL) : NULL;
+	for (char **w = words; w && *w; w++)
+		e->cuda |= !strcmp(path_ext(*w), ".cu");
+	argv_free(words);
 }
 
 int book_load(const char *dir, struct book *bk)
@@ -281,6 +286,14 @@ void exper_build_free(struct exper *e)
 	argv_free(e->env_words);
 	free(e->source_norm);
 	free(e->flags_norm);
+	argv_free(e->sources);
+	argv_free(e->includes);
+	capture_free(e->capture);
+	sweep_free(e->sweep);
+	e->sources = e->includes = NULL;
+	e->nsources = 0;
+	e->capture = NULL;
+	e->sweep = NULL;
 	argv_free(e->inputs);
 	e->why = e->compile_cmd = e->run_cmd = e->source_norm = NULL;
 	e->flags_norm = NULL;

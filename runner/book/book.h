@@ -38,10 +38,11 @@ struct exper {
 	const char *ncu;      /* metrics to read with Nsight Compute, or NULL */
 	const char *ncu_args; /* arguments for the profiled run, or NULL */
 	const char *env;      /* "NAME=value ..." for the program, or NULL */
+	const char *include;  /* include: folders, as written, or NULL */
 	double timeout;
 	int runs;           /* separate processes to run it in; 0: the default */
 	int allow_error;
-	int cuda;
+	int cuda;           /* a source is CUDA (.cu): built with nvcc */
 	int source_ok;      /* the source exists inside the project */
 
 	/* Set by book_run (measure/build.h) and owned by the exper (exper_build_free). */
@@ -54,6 +55,12 @@ struct exper {
 	char **env_words;   /* "NAME=value" */
 	char *source_norm;  /* "kernels/a/../b/b.cu" -> "kernels/b/b.cu" */
 	char *flags_norm;   /* flags with each -I folder made canonical */
+	char **sources;     /* every source: word, canonical, NULL-terminated;
+	                     * sources[0] is source */
+	size_t nsources;
+	char **includes;    /* include: folders, canonical, NULL-terminated */
+	struct capture *capture; /* capture: patterns (bundle/capture.h), or NULL */
+	struct sweep *sweep;     /* sweep: sets (book/sweep.h), or NULL */
 	char **inputs;      /* what its compile read (key.h), NULL-terminated */
 	size_t ninputs;
 	char key[33];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/util.h"
 
 /* A chapter named after its path, with nothing parsed yet. */
@@ -26,6 +27,9 @@ static struct chapter *chapter_new(const char *path)
 	else
 		name = stem;
 	ch->name = xstrdup(*name ? name : stem);
+	struct buf href = BUF_INIT;
+	buf_puts_url(&href, ch->name);
+	ch->href = buf_detach(&href);
 	ch->title_section = -1;
 	free(stem);
 	return ch;
@@ -117,6 +121,7 @@ void chapter_free(struct chapter *ch)
 	pieces_free(&ch->lead);
 	free(ch->path);
 	free(ch->name);
+	free(ch->href);
 	free(ch->title);
 	free(ch->error);
 	free(ch);

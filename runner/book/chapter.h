@@ -71,6 +71,7 @@ struct section {
 struct chapter {
 	char *path;  /* as given */
 	char *name;  /* "ilp" for chapters/02-ilp.md: the page is ilp.html */
+	char *href;  /* name percent-encoded (buf_puts_url), for links */
 	char *title; /* plain text of the first level-1 heading, or the name;
 	                "" pieces of value are left out (see sections) */
 	int title_section; /* the section of that heading, or -1 */

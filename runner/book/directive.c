@@ -24,7 +24,8 @@ static const struct opt_spec experiment_opts[] = {
 	{"allow-error", 0, 0, V_BOOL}, {"show", 0, 0, V_SHOW},
 	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
 	{"env", 0, 0, V_TEXT},         {"runs", 0, 0, V_INT},
-	{NULL, 0, 0, V_TEXT},
+	{"include", 0, 0, V_TEXT},     {"capture", 0, 1, V_TEXT},
+	{"sweep", 0, 1, V_TEXT},       {NULL, 0, 0, V_TEXT},
 };
 
 static const struct opt_spec chart_opts[] = {
@@ -142,6 +143,20 @@ static void check_value(const char *path, struct directive *d,
 	}
 }
 
+/* Does the text before colon name one of specs? */
+static int opt_named(const struct opt_spec *specs, const char *t,
+                     const char *colon)
+{
+	if (!colon)
+		return 0;
+	char *key = xstrndup(t, (size_t)(colon - t));
+	int known = 0;
+	for (const struct opt_spec *s = specs; s->key && !known; s++)
+		known = !strcmp(s->key, str_trim(key));
+	free(key);
+	return known;
+}
+
 void directive_parse(const char *path, struct directive *d,
                             const char *info, const char *body)
 {
@@ -188,6 +203,16 @@ void directive_parse(const char *path, struct directive *d,
 			continue;
 		}
 		char *colon = strchr(t, ':');
+		/* An indented line that names no option continues the one
+		 * before it ("source: a.cu" then "    b.cu"). */
+		if (t != text && d->nopts && !opt_named(specs, t, colon)) {
+			struct dir_opt *prev = &d->opts[d->nopts - 1];
+			char *v = xasprintf("%s %s", prev->value, t);
+			free(prev->value);
+			prev->value = v;
+			free(text);
+			continue;
+		}
 		if (!colon) {
 			dir_fail(path, d, line, "expected 'key: value', found '%s'", t);
 			free(text);

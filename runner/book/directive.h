@@ -3,11 +3,14 @@
  * "{" ("```{chart} id"), its options one "key: value" per line.
  *
  *   {experiment} ID   source args flags timeout allow-error show ncu
- *                     ncu-args env runs
+ *                     ncu-args env runs include capture sweep
  *   {chart} ID        data x y series where logx logy limit xlabel ylabel
  *                     title caption
  *   {table}           data columns where sort caption
  *   {sass}            experiment kernel mark caption
+ *
+ * An indented line that does not start with an option's name continues the
+ * option before it, joined with one space (a long source: list).
  *
  * Problems are reported with the chapter's path and line (diag_at); the
  * first is kept on the directive, which the page then shows instead.

@@ -152,12 +152,16 @@ char *records_text(cJSON *const *rows, size_t n)
 	return buf_detach(&b);
 }
 
-/* A rate with bounds (F, F_lo, F_hi) is measured. */
+/* A rate with bounds (F, F_lo, F_hi) is measured, and so is a value with
+ * a unit (F, F_unit: captured, capture.h). */
 static int is_rate(const cJSON *row, const char *name)
 {
 	char *lo = record_bound_name(name, 0);
-	int rate = cJSON_GetObjectItemCaseSensitive(row, lo) != NULL;
+	char *unit = xasprintf("%s_unit", name);
+	int rate = cJSON_GetObjectItemCaseSensitive(row, lo) != NULL ||
+	           cJSON_GetObjectItemCaseSensitive(row, unit) != NULL;
 	free(lo);
+	free(unit);
 	return rate;
 }
 

@@ -323,7 +323,8 @@ char *json_print(const cJSON *v);
  *   correct      false: the point is wrong; never drawn, counted apart
  *   host_bound   true: it measures the host more than the GPU; compare
  *                shows it apart and never fails on it
- * and F_lo, F_hi (the bounds of a rate F), and F itself when F_lo exists.
+ * and F_lo, F_hi (the bounds of a rate F), and F itself when F_lo exists
+ * or when F_unit names its unit (a captured value, capture.h).
  * A record {"fact": NAME, "value": V} is a fact for machine.json.
  */
 #define RECORD_CORRECT "correct"

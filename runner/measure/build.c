@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "book/book.h"
@@ -18,6 +19,8 @@
 #include "measure/command.h"
 #include "measure/compile.h"
 #include "base/exec.h"
+#include "book/sweep.h"
+#include "bundle/capture.h"
 #include "measure/job.h"
 #include "measure/key.h"
 #include "measure/machine.h"
@@ -42,6 +45,9 @@ static int wants_rerun(const struct exper *e, const struct run_opts *o)
 			return 1;
 	return 0;
 }
+
+static int folder_canonical(const char *root, const char *dir, int outside_ok,
+                            char **out, char **why);
 
 /*
  * e's flags with each -I folder made canonical ("-Ikernels/a/../common"
@@ -71,15 +77,8 @@ static int exper_flags(struct exper *e)
 			continue;
 		char **slot = apart ? &w[++i] : &w[i];
 		const char *dir = apart ? *slot : *slot + 2;
-		char *canon = path_canonical(root, dir), *why = NULL;
-		if (!canon && dir[0] == '/')
-			continue;
-		if (!canon)
-			why = xstrdup("is outside the project");
-		else if (file_exists(canon)) {
-			free(canon);
-			path_resolve(dir, &canon, &why);
-		}
+		char *canon = NULL, *why = NULL;
+		folder_canonical(root, dir, 1, &canon, &why);
 		if (why) {
 			diag_at(e->ch->path, dir_opt_line(e->dir, "flags"), "experiment "
 			        "'%s': include folder '%s' %s", e->id, dir, why);
@@ -100,6 +99,151 @@ static int exper_flags(struct exper *e)
 	}
 	argv_free(w);
 	return rc;
+}
+
+/*
+ * The files of e's source: option, each a regular file inside the project,
+ * by its canonical path: the whole option names one file when it is one
+ * ("my kernel.cu"), else its words name one each, in any order. 0, or -1
+ * with e failed and the problem reported at its line.
+ */
+static int exper_sources(struct exper *e)
+{
+	size_t n = 1;
+	char **words = NULL;
+	if (strpbrk(e->source, " \t") && !file_exists(e->source))
+		words = argv_split(e->source, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *w = words ? words[i] : e->source;
+		char *norm = NULL, *why = NULL;
+		if (path_resolve(w, &norm, &why) == 0 && !file_is_regular(norm))
+			why = xstrdup("is not a regular file");
+		if (why) {
+			diag_at(e->ch->path, dir_opt_line(e->dir, "source"),
+			        "experiment '%s': source '%s' %s", e->id, w, why);
+			exper_fail(e, xasprintf("source '%s' %s", w, why));
+			free(norm);
+			free(why);
+			argv_free(words);
+			return -1;
+		}
+		*ARRAY_PUSH(e->sources, e->nsources) = norm;
+	}
+	argv_free(words);
+	*ARRAY_PUSH(e->sources, e->nsources) = NULL;
+	e->nsources--;
+	e->source_norm = xstrdup(e->sources[0]);
+	e->source = e->source_norm;
+	e->source_ok = 1;
+	return 0;
+}
+
+/*
+ * A folder of include: or of an -I flag made canonical: 0 with *out its
+ * path inside the project (or a copy of an absolute one outside it, a
+ * library's, when outside_ok); -1 with *why.
+ */
+static int folder_canonical(const char *root, const char *dir, int outside_ok,
+                            char **out, char **why)
+{
+	char *canon = path_canonical(root, dir);
+	*out = NULL;
+	if (!canon && dir[0] == '/' && outside_ok) {
+		*out = xstrdup(dir);
+		return 0;
+	}
+	if (!canon) {
+		*why = xstrdup("is outside the project");
+		return -1;
+	}
+	if (!file_exists(canon)) {
+		*out = canon;
+		return 0;
+	}
+	free(canon);
+	return path_resolve(dir, out, why);
+}
+
+/* e's include: folders, inside the project, each made canonical. 0, or -1
+ * with e failed and the problem reported at its line. */
+static int exper_includes(struct exper *e)
+{
+	char root[PATH_MAX];
+	size_t n = 0, k = 0;
+	struct stat st;
+	if (!e->include)
+		return 0;
+	int line = dir_opt_line(e->dir, "include");
+	char **w = argv_split(e->include, &n);
+	int rc = getcwd(root, sizeof root) ? 0 : -1;
+	for (size_t i = 0; i < n && !rc; i++) {
+		char *canon = NULL, *why = NULL;
+		if (folder_canonical(root, w[i], 0, &canon, &why) == 0 &&
+		    (stat(canon, &st) != 0 || !S_ISDIR(st.st_mode)))
+			why = xstrdup("is not a folder");
+		if (why) {
+			diag_at(e->ch->path, line, "experiment '%s': include folder "
+			        "'%s' %s", e->id, w[i], why);
+			exper_fail(e, xasprintf("include folder '%s' %s", w[i], why));
+			free(why);
+			free(canon);
+			rc = -1;
+			break;
+		}
+		*ARRAY_PUSH(e->includes, k) = canon;
+	}
+	argv_free(w);
+	if (e->includes)
+		*ARRAY_PUSH(e->includes, k) = NULL;
+	return rc;
+}
+
+/*
+ * e's capture: patterns and sweep: sets, read; a captured field that a
+ * sweep also gives is an error at the capture's line. 0, or -1 with e
+ * failed and the problem reported at its line.
+ */
+static int exper_capture(struct exper *e)
+{
+	const struct directive *d = e->dir;
+	for (size_t i = 0; i < d->nopts; i++) {
+		const struct dir_opt *o = &d->opts[i];
+		int cap = !strcmp(o->key, "capture");
+		if (!cap && strcmp(o->key, "sweep"))
+			continue;
+		char *why = NULL;
+		int rc;
+		if (cap) {
+			if (!e->capture)
+				e->capture = capture_new();
+			rc = capture_add(e->capture, o->value, o->line, &why);
+		} else {
+			if (!e->sweep)
+				e->sweep = sweep_new();
+			rc = sweep_add(e->sweep, o->value, o->line, &why);
+		}
+		if (rc != 0) {
+			diag_at(e->ch->path, o->line, "experiment '%s': %s: %s", e->id,
+			        o->key, why);
+			exper_fail(e, xasprintf("%s: (line %d) %s", o->key, o->line, why));
+			free(why);
+			return -1;
+		}
+	}
+	for (size_t g = 0; g < sweep_groups(e->sweep); g++) {
+		const char *name = sweep_name(e->sweep, g);
+		int line = capture_field_line(e->capture, name);
+		if (!line)
+			continue;
+		diag_at(e->ch->path, line, "experiment '%s': capture: the field '%s' "
+		        "is also the swept argument of line %d; rename the group, or "
+		        "the sweep's field with 'as NAME'", e->id, name,
+		        sweep_line(e->sweep, g));
+		exper_fail(e, xasprintf("capture: the field '%s' is also a swept "
+		                        "argument", name));
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -131,21 +275,10 @@ static int exper_check(struct exper *e, const struct run_opts *o)
 	}
 	e->timeout = t ? secs : 0;
 
-	char *norm = NULL, *why = NULL;
-	if (path_resolve(e->source, &norm, &why) == 0 && !file_is_regular(norm))
-		why = xstrdup("is not a regular file");
-	if (why) {
-		diag_at(e->ch->path, dir_opt_line(e->dir, "source"),
-		        "experiment '%s': source '%s' %s", e->id, e->source, why);
-		exper_fail(e, xasprintf("source '%s' %s", e->source, why));
-		free(norm);
-		free(why);
+	if (exper_sources(e) != 0 || exper_flags(e) != 0 ||
+	    exper_includes(e) != 0)
 		return -1;
-	}
-	e->source_norm = norm;
-	e->source = norm;
-	e->source_ok = 1;
-	return exper_flags(e);
+	return exper_capture(e);
 }
 
 /* The commands shown: under --no-run, those the results were made with. */
@@ -158,13 +291,7 @@ static void exper_commands(struct exper *e, const struct exp_result *r,
 	const char *c = recorded ? meta_str(r->meta, "compile") : NULL;
 	const char *x = recorded ? meta_str(r->meta, "command") : NULL;
 	e->compile_cmd = c ? xstrdup(c) : argv_join(e->compile_argv);
-	if (x) {
-		e->run_cmd = xstrdup(x);
-	} else {
-		char *run = argv_join(e->run_argv);
-		e->run_cmd = e->env ? xasprintf("%s %s", e->env, run) : xstrdup(run);
-		free(run);
-	}
+	e->run_cmd = x ? xstrdup(x) : command_run_text(e);
 }
 
 /* The state of e from its recorded results, and whether to run it. */

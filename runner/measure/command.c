@@ -2,8 +2,10 @@
 
 #include <stdlib.h>
 
+#include "base/buf.h"
 #include "base/exec.h"
 #include "base/util.h"
+#include "book/sweep.h"
 
 char *command_bin(const struct exper *e)
 {
@@ -25,7 +27,10 @@ static void push(char ***argv, size_t *n, const char *word)
 	*ARRAY_PUSH(*argv, *n) = xstrdup(word);
 }
 
-char **command_compile(const struct exper *e, const struct toolchain *tc)
+/* The compile of every source (only < 0), or the dependency pass of
+ * source only into command_deps_of's file. */
+static char **compile_argv(const struct exper *e, const struct toolchain *tc,
+                           long only)
 {
 	char **argv = NULL;
 	size_t n = 0;
@@ -44,18 +49,41 @@ char **command_compile(const struct exper *e, const struct toolchain *tc)
 		for (size_t i = 0; i < sizeof w / sizeof *w; i++)
 			push(&argv, &n, w[i]);
 	}
-	char *dep = command_deps(e), *bin = command_bin(e);
-	push(&argv, &n, "-MD");
-	push(&argv, &n, "-MF");
-	*ARRAY_PUSH(argv, n) = dep;
-	push(&argv, &n, "-o");
-	*ARRAY_PUSH(argv, n) = bin;
-	push(&argv, &n, e->source);
+	if (only >= 0) {
+		push(&argv, &n, "-M");
+		push(&argv, &n, "-MF");
+		*ARRAY_PUSH(argv, n) = xasprintf(BUILD_DIR "/%s.d%ld", e->id, only);
+		push(&argv, &n, e->sources[only]);
+	} else {
+		push(&argv, &n, "-MD");
+		push(&argv, &n, "-MF");
+		*ARRAY_PUSH(argv, n) = command_deps(e);
+		push(&argv, &n, "-o");
+		*ARRAY_PUSH(argv, n) = command_bin(e);
+		for (size_t i = 0; e->sources && e->sources[i]; i++)
+			push(&argv, &n, e->sources[i]);
+		if (!e->sources)
+			push(&argv, &n, e->source);
+	}
+	for (size_t i = 0; e->includes && e->includes[i]; i++)
+		*ARRAY_PUSH(argv, n) = xasprintf("-I%s", e->includes[i]);
 	argv_append_split(&argv, &n, e->flags);
-	if (!e->cuda)
+	if (!e->cuda && only < 0)
 		push(&argv, &n, "-lm");
 	*ARRAY_PUSH(argv, n) = NULL;
 	return argv;
+}
+
+char **command_compile(const struct exper *e, const struct toolchain *tc)
+{
+	return compile_argv(e, tc, -1);
+}
+
+char **command_deps_of(const struct exper *e, const struct toolchain *tc,
+                       size_t i, char **dep)
+{
+	*dep = xasprintf(BUILD_DIR "/%s.d%zu", e->id, i);
+	return compile_argv(e, tc, (long)i);
 }
 
 char **command_run(const struct exper *e)
@@ -66,6 +94,38 @@ char **command_run(const struct exper *e)
 	argv_append_split(&argv, &n, e->args);
 	*ARRAY_PUSH(argv, n) = NULL;
 	return argv;
+}
+
+char **command_run_set(const struct exper *e, size_t k)
+{
+	char **argv = NULL;
+	size_t n = 0;
+	*ARRAY_PUSH(argv, n) = xstrdup(e->id);
+	argv_append_split(&argv, &n, e->args);
+	sweep_args(e->sweep, k, &argv, &n);
+	*ARRAY_PUSH(argv, n) = NULL;
+	return argv;
+}
+
+char *command_run_text(const struct exper *e)
+{
+	size_t sets = sweep_sets(e->sweep);
+	char *bin = command_bin(e);
+	struct buf b = BUF_INIT;
+	for (size_t k = 0; k < sets && k < COMMAND_SETS_SHOWN; k++) {
+		char **argv = command_run_set(e, k);
+		free(argv[0]);
+		argv[0] = xstrdup(bin);
+		char *line = argv_join(argv);
+		buf_printf(&b, "%s%s%s%s", k ? "\n" : "", e->env ? e->env : "",
+		           e->env ? " " : "", line);
+		free(line);
+		argv_free(argv);
+	}
+	if (sets > COMMAND_SETS_SHOWN)
+		buf_printf(&b, "\n# and %zu more sets", sets - COMMAND_SETS_SHOWN);
+	free(bin);
+	return buf_detach(&b);
 }
 
 char **command_ncu(const struct exper *e, const char *ncu, const char *metrics)

@@ -10,11 +10,13 @@
  *   compile  nvcc -O3 -std=c++17 -arch=ARCH -lineinfo -Xptxas=-v -Ikernels
  *                 -MD -MF build/exp/ID.d -o build/exp/ID SOURCE FLAGS...
  *            cc -O2 -std=c11 -Wall -Ikernels -MD -MF ... SOURCE FLAGS... -lm
- *   run      build/exp/ID ARGS...
+ *   run      build/exp/ID ARGS... SWEEP-SET... (argv[0] is ID)
  *   ncu      ncu --csv --clock-control none ... --metrics M build/exp/ID ARGS
  */
 #ifndef LB_COMMAND_H
 #define LB_COMMAND_H
+
+#include <stddef.h>
 
 #include "book/book.h"
 #include "measure/toolchain.h"
@@ -29,7 +31,20 @@ char *command_log(const struct exper *e);
 /* The compiler, from tc where it was looked for, else the plain name
  * ("nvcc", $CC or "cc"). */
 char **command_compile(const struct exper *e, const struct toolchain *tc);
+/* The compiler writes one dependency file per command, so the files that
+ * source i of several includes are listed by a pass of its own ("-M -MF
+ * build/exp/ID.dI"): its argv, and that file in *dep (caller frees). */
+char **command_deps_of(const struct exper *e, const struct toolchain *tc,
+                       size_t i, char **dep);
 char **command_run(const struct exper *e);
+/* The arguments of the run of sweep set k (0 without a sweep): argv[0] is
+ * the experiment's id, so a program that prints its own name prints the
+ * same on every machine; command_bin is the program to start. */
+char **command_run_set(const struct exper *e, size_t k);
+/* The runs as printable lines, env in front, one per sweep set (the first
+ * COMMAND_SETS_SHOWN, then how many more). Caller frees. */
+#define COMMAND_SETS_SHOWN 16
+char *command_run_text(const struct exper *e);
 /* metrics: the comma-separated Nsight Compute names. */
 char **command_ncu(const struct exper *e, const char *ncu, const char *metrics);
 /* The experiment's env: words "NAME=value". */

@@ -52,12 +52,38 @@ static void compile_failed(struct bundle *b, struct exper *e, const char *log,
  * e->inputs (the source alone when it wrote none). A header outside the
  * project fails e: the same error on every build, until it is fixed.
  */
-static void compile_inputs(struct bundle *b, struct exper *e)
+static void compile_inputs(struct bundle *b, struct exper *e,
+                           const struct toolchain *tc, double timeout)
 {
 	char *dep = command_deps(e), *why = NULL;
 	size_t n = 0;
 	char **inputs = key_deps_read(dep, &n, &why);
 	free(dep);
+	/* The compile's file lists what its last source read; the others
+	 * are listed by a pass each. */
+	for (size_t i = 0; inputs && !why && i + 1 < e->nsources; i++) {
+		char **argv = command_deps_of(e, tc, i, &dep);
+		char *out = exec_capture(argv, timeout);
+		size_t m = 0;
+		char **more = out ? key_deps_read(dep, &m, &why) : NULL;
+		if (!out)
+			why = xasprintf("its dependencies could not be listed (%s)",
+			                e->sources[i]);
+		for (size_t k = 0; k < m; k++) {
+			int seen = 0;
+			for (size_t j = 0; j < n && !seen; j++)
+				seen = !strcmp(inputs[j], more[k]);
+			if (!seen) {
+				*ARRAY_PUSH(inputs, n) = xstrdup(more[k]);
+				*ARRAY_PUSH(inputs, n) = NULL;
+				n--;
+			}
+		}
+		argv_free(more);
+		argv_free(argv);
+		free(out);
+		free(dep);
+	}
 	if (why) {
 		compile_failed(b, e, NULL, why);
 		free(why);
@@ -66,7 +92,9 @@ static void compile_inputs(struct bundle *b, struct exper *e)
 	if (!n) {
 		argv_free(inputs);
 		inputs = NULL;
-		*ARRAY_PUSH(inputs, n) = xstrdup(e->source);
+		for (size_t i = 0; i < (e->sources ? e->nsources : 1); i++)
+			*ARRAY_PUSH(inputs, n) = xstrdup(e->sources ? e->sources[i]
+			                                            : e->source);
 		*ARRAY_PUSH(inputs, n) = NULL;
 		n--;
 	}
@@ -123,7 +151,7 @@ void compile_all(struct exper **todo, size_t n, struct bundle *b,
 		else if (!WIFEXITED(p->status) || WEXITSTATUS(p->status) != 0)
 			compile_failed(b, e, log, "failed to compile");
 		else
-			compile_inputs(b, e);
+			compile_inputs(b, e, tc, o->compile_timeout);
 		free(log);
 		exec_proc_close(p);
 		running--;

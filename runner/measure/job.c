@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "measure/job.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +10,8 @@
 #include "measure/command.h"
 #include "base/exec.h"
 #include "measure/key.h"
+#include "book/sweep.h"
+#include "bundle/capture.h"
 #include "bundle/merge.h"
 #include "measure/ncu.h"
 #include "bundle/ptxas.h"
@@ -155,7 +158,10 @@ static void sass_record(const struct exper *e, const struct toolchain *tc,
 struct job {
 	struct exper *e;
 	char *tmpdir, *rec_path, *env_rec;
-	char **vars, **env, **argv;
+	char **vars, **env, *bin;
+	size_t nsets;        /* sweep sets: processes per run */
+	size_t bad_set;      /* the set whose process failed */
+	int capture_miss;    /* the line of a capture that matched nothing */
 	double timeout;
 	int nruns, ran, ok, rec_bad, rec_unread, unstarted, done;
 	char who[24];        /* "GPU n: " where several GPUs run at once */
@@ -189,7 +195,8 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 	for (size_t i = 0; i < nvars; i++)
 		j->env[i] = j->vars[i];
 	j->env[nvars] = j->env_rec;
-	j->argv = command_run(e);
+	j->bin = command_bin(e);
+	j->nsets = sweep_sets(e->sweep);
 	j->timeout = e->timeout > 0 ? e->timeout : o->timeout;
 	j->nruns = e->runs > 0 ? e->runs : 1;
 	j->runs = xcalloc((size_t)j->nruns, sizeof *j->runs);
@@ -216,7 +223,7 @@ static void job_free(struct job *j)
 	free(j->rec_err);
 	free(j->records);
 	free(j->r.out);
-	argv_free(j->argv);
+	free(j->bin);
 	argv_free(j->vars);
 	free(j->env);
 	free(j->env_rec);
@@ -236,7 +243,7 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 
 	j->done = 1;
 	if (j->unstarted) {
-		exper_fail(e, xasprintf("%s could not be started", j->argv[0]));
+		exper_fail(e, xasprintf("%s could not be started", j->bin));
 		return;
 	}
 	if (j->ok) {
@@ -264,7 +271,9 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		inputs = e->inputs;
 		ninputs = e->ninputs;
 	} else {
-		*ARRAY_PUSH(inputs, ninputs) = xstrdup(e->source);
+		for (size_t i = 0; i < (e->sources ? e->nsources : 1); i++)
+			*ARRAY_PUSH(inputs, ninputs) = xstrdup(e->sources ? e->sources[i]
+			                                                  : e->source);
 		*ARRAY_PUSH(inputs, ninputs) = NULL;
 		ninputs--;
 	}
@@ -310,13 +319,26 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		            : j->rec_bad
 		                ? xasprintf("its records are malformed: %s.jsonl %s",
 		                            e->id, j->rec_err ? j->rec_err : "")
+		            : j->capture_miss
+		                ? xasprintf("matched nothing with its capture: of "
+		                            "line %d; its output is on the page",
+		                            j->capture_miss)
 		                : failure_summary(r, j->timeout);
+		int line = j->capture_miss ? j->capture_miss : e->dir->line;
+		if (j->nsets > 1 && !j->capture_miss) {
+			char *set = sweep_text(e->sweep, j->bad_set);
+			char *w = xasprintf("%s for the sweep set '%s'", why, set);
+			line = sweep_line(e->sweep, 0);
+			free(set);
+			free(why);
+			why = w;
+		}
 		if (j->nruns > 1) {
 			char *w = xasprintf("%s (run %d of %d)", why, j->ran, j->nruns);
 			free(why);
 			why = w;
 		}
-		(e->allow_error ? warn_at : diag_at)(e->ch->path, e->dir->line,
+		(e->allow_error ? warn_at : diag_at)(e->ch->path, line,
 		                                     "experiment '%s' %s", e->id, why);
 		cJSON *info = meta_new(e, r, inputs, ninputs,
 		                       j->nrows[j->ran ? j->ran - 1 : 0]);
@@ -339,39 +361,11 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		argv_free(inputs);
 }
 
-/* Take the job's next run, in a process of its own; the first failure
- * ends the job. */
-static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
-                     const struct toolchain *tc, size_t k, size_t n, double t0)
+/* Add the records text of one process (len bytes, at the job's records
+ * path) to *rows; 0, or -1 with the job's rec_err, rec_bad and rec_unread
+ * set. */
+static int job_records_read(struct job *j, cJSON ***rows, size_t *nrows)
 {
-	struct exper *e = j->e;
-	struct run_result *r = &j->r;
-	int i = j->ran;
-
-	if (o->progress) {
-		char which[32] = "";
-		if (j->nruns > 1)
-			snprintf(which, sizeof which, ", run %d of %d", i + 1, j->nruns);
-		fprintf(stderr, "[%5.1fs] %s%zu/%zu %s%s%s\n", now_seconds() - t0,
-		        j->who, k, n, e->id, e->cuda ? " (GPU)" : "", which);
-	}
-	if (i == 1) {
-		j->first_out = r->out;
-		j->first_len = r->out_len;
-	} else {
-		free(r->out);
-	}
-	memset(r, 0, sizeof *r);
-	unlink(j->rec_path);
-	if (exec_run(j->argv, j->env, j->timeout, o->output_cap, r) != 0) {
-		j->ok = 0;
-		j->unstarted = 1;
-		job_finish(j, b, o, tc, t0);
-		return;
-	}
-	j->ran++;
-	j->seconds += r->seconds;
-	output_finish(e, r);
 	size_t len = 0;
 	char *why = NULL;
 	char *text = file_exists(j->rec_path)
@@ -391,15 +385,183 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 		size_t safe_len;
 		char *safe = text_make_safe(text, len, &safe_len);
 		j->rec_bad = records_parse_n(safe ? safe : text, safe ? safe_len : len,
-		                             &j->runs[i], &j->nrows[i],
-		                             &j->rec_err) != 0;
-		records_make_safe(j->runs[i], j->nrows[i]);
+		                             rows, nrows, &j->rec_err) != 0;
 		free(safe);
 	}
 	free(why);
 	free(text);
-	j->ok = r->exit_code == 0 && !r->signal && !r->timed_out &&
-	        !r->interrupted && !j->rec_bad;
+	return j->rec_bad ? -1 : 0;
+}
+
+/* Does word v stand alone in text (not inside a longer number or word)? */
+static int text_has_value(const char *text, const char *v)
+{
+	size_t n = strlen(v);
+	for (const char *p = text; n && (p = strstr(p, v)); p++) {
+		int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
+		                          p[-1] == '.');
+		const char *q = p + n;
+		int after = isalnum((unsigned char)*q) || *q == '_' ||
+		            (*q == '.' && isdigit((unsigned char)q[1]));
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A swept value that appears nowhere in its set's output, while other
+ * swept values appear in theirs, may have been ignored by the program (it
+ * read "-n 1024" where it wanted "-n=1024"): say which set and value.
+ */
+static void job_sweep_check(const struct job *j, char **outs)
+{
+	const struct exper *e = j->e;
+	size_t sets = j->nsets, groups = sweep_groups(e->sweep);
+	char *seen = xcalloc(sets * groups + 1, 1);
+	int any = 0;
+	for (size_t k = 0; k < sets; k++)
+		for (size_t g = 0; g < groups; g++) {
+			seen[k * groups + g] = outs[k] &&
+			        text_has_value(outs[k], sweep_value(e->sweep, k, g));
+			any |= seen[k * groups + g];
+		}
+	for (size_t k = 0; k < sets && any; k++)
+		for (size_t g = 0; g < groups; g++) {
+			if (seen[k * groups + g] || !outs[k])
+				continue;
+			char *set = sweep_text(e->sweep, k);
+			warn_at(e->ch->path, sweep_line(e->sweep, g), "experiment '%s': "
+			        "in the set '%s', the value %s of '%s' appears nowhere in "
+			        "the output, while other swept values do; the program may "
+			        "have ignored it", e->id, set, sweep_value(e->sweep, k, g),
+			        sweep_name(e->sweep, g));
+			free(set);
+		}
+	free(seen);
+}
+
+/*
+ * One process of the job's run: sweep set k. Its output is added to out,
+ * its records (written, then captured, each with the set's fields) to the
+ * run's. 0, or -1 when it failed (j->ok cleared, j->bad_set k) or could not
+ * start (j->unstarted).
+ */
+static int job_set(struct job *j, const struct run_opts *o, size_t k,
+                   struct buf *out, size_t *counts, char **kept)
+{
+	struct exper *e = j->e;
+	struct run_result r;
+	int i = j->ran;
+	char **argv = command_run_set(e, k);
+	size_t used = out->len < o->output_cap ? out->len : o->output_cap;
+
+	unlink(j->rec_path);
+	int rc = exec_run_as(j->bin, argv, j->env, j->timeout, o->output_cap - used,
+	                     &r);
+	argv_free(argv);
+	if (rc != 0) {
+		j->ok = 0;
+		j->unstarted = 1;
+		return -1;
+	}
+	output_finish(e, &r);
+	if (j->nsets > 1) {
+		char *set = sweep_text(e->sweep, k);
+		buf_printf(out, "%s[set %zu of %zu: %s]\n", out->len ? "\n" : "",
+		           k + 1, j->nsets, set);
+		free(set);
+	}
+	buf_put(out, r.out, r.out_len);
+	size_t first = j->nrows[i];
+	job_records_read(j, &j->runs[i], &j->nrows[i]);
+	capture_records(e->capture, r.out, r.out_len, &j->runs[i], &j->nrows[i],
+	                counts);
+	for (size_t m = first; m < j->nrows[i]; m++)
+		sweep_fields(e->sweep, k, j->runs[i][m]);
+	records_make_safe(j->runs[i] + first, j->nrows[i] - first);
+
+	j->seconds += r.seconds;
+	j->r.seconds += r.seconds;
+	j->r.dropped += r.dropped;
+	j->r.escaped |= r.escaped;
+	j->r.exit_code = r.exit_code;
+	j->r.signal = r.signal;
+	j->r.timed_out = r.timed_out;
+	j->r.interrupted = r.interrupted;
+	int ok = r.exit_code == 0 && !r.signal && !r.timed_out && !r.interrupted &&
+	         !j->rec_bad;
+	if (kept)
+		*kept = r.out;
+	else
+		free(r.out);
+	if (!ok) {
+		j->ok = 0;
+		j->bad_set = k;
+		return -1;
+	}
+	return 0;
+}
+
+/* Take the job's next run: a process of its own per sweep set; the first
+ * failure ends the job. */
+static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
+                     const struct toolchain *tc, size_t k, size_t n, double t0)
+{
+	struct exper *e = j->e;
+	struct run_result *r = &j->r;
+	int i = j->ran;
+	struct buf out = BUF_INIT;
+	size_t npat = capture_count(e->capture);
+	size_t *counts = xcalloc(npat + 1, sizeof *counts);
+	/* The first run's outputs per set, to see which values were echoed. */
+	char **outs = i == 0 && j->nsets > 1 ? xcalloc(j->nsets, sizeof *outs)
+	                                     : NULL;
+
+	if (i == 1) {
+		j->first_out = r->out;
+		j->first_len = r->out_len;
+	} else {
+		free(r->out);
+	}
+	memset(r, 0, sizeof *r);
+	for (size_t s = 0; s < j->nsets && !exec_stopping(); s++) {
+		if (o->progress) {
+			char which[32] = "", *set = NULL;
+			if (j->nsets > 1)
+				set = sweep_text(e->sweep, s);
+			if (j->nruns > 1)
+				snprintf(which, sizeof which, ", run %d of %d", i + 1, j->nruns);
+			fprintf(stderr, "[%5.1fs] %s%zu/%zu %s%s%s%s%s\n",
+			        now_seconds() - t0, j->who, k, n, e->id,
+			        e->cuda ? " (GPU)" : "", which, set ? ", set " : "",
+			        set ? set : "");
+			free(set);
+		}
+		if (job_set(j, o, s, &out, counts, outs ? &outs[s] : NULL) != 0)
+			break;
+	}
+	r->out_len = out.len;
+	buf_puts(&out, "");
+	r->out = buf_detach(&out);
+	if (j->unstarted) {
+		free(counts);
+		free(outs);
+		job_finish(j, b, o, tc, t0);
+		return;
+	}
+	j->ran++;
+	for (size_t p = 0; j->ok && p < npat; p++)
+		if (!counts[p]) {
+			j->ok = 0;
+			j->capture_miss = capture_line(e->capture, p);
+		}
+	if (outs && j->ok)
+		job_sweep_check(j, outs);
+	for (size_t s = 0; outs && s < j->nsets; s++)
+		free(outs[s]);
+	free(outs);
+	free(counts);
 	if (i == 0) {
 		free(j->records);
 		j->records = records_text(j->runs[0], j->nrows[0]);

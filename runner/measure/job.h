@@ -7,6 +7,13 @@
  * of them, which the merge (merge.h) outvotes. Each run gets
  * LAB_RECORDS=<bundle>/.tmp/<id>.jsonl and the experiment's env, in its own
  * process group, killed at its timeout or when labbook is asked to stop.
+ * A run of an experiment with a sweep: (book/sweep.h) is one process per
+ * argument set, its argv[0] the experiment's id; each set's records, those
+ * written and those its capture: patterns find in its output
+ * (bundle/capture.h), carry the set's fields. A pattern that matched
+ * nothing in a run, or a set that failed, fails the run, reported at the
+ * option's line; a swept value missing from its set's output while others
+ * appear in theirs is warned about.
  *
  * What a run leaves is made safe when it is recorded: the output and every
  * string of the records have NUL, control characters and invalid UTF-8

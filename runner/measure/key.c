@@ -132,8 +132,8 @@ char **key_inputs(const struct exper *e, const struct bundle *b,
 		*ARRAY_PUSH(files, *n) = canon;
 	}
 	free(meta_path);
-	if (!*n)
-		*ARRAY_PUSH(files, *n) = xstrdup(e->source);
+	for (size_t i = 0; !*n && i < (e->sources ? e->nsources : 1); i++)
+		*ARRAY_PUSH(files, *n) = xstrdup(e->sources ? e->sources[i] : e->source);
 	*ARRAY_PUSH(files, *n) = NULL;
 	(*n)--;
 	return files;
@@ -149,6 +149,20 @@ void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
 	hasher_add_str(h, e->ncu ? e->ncu : "");
 	hasher_add_str(h, e->ncu_args ? e->ncu_args : "");
 	hasher_add_str(h, e->env ? e->env : "");
+	/* Only what an experiment has: keys of those without stay as they
+	 * were. */
+	for (size_t i = 1; e->sources && i < e->nsources; i++)
+		hasher_add_str(h, e->sources[i]);
+	for (size_t i = 0; e->includes && e->includes[i]; i++) {
+		hasher_add_str(h, "include");
+		hasher_add_str(h, e->includes[i]);
+	}
+	for (size_t i = 0; i < e->dir->nopts; i++)
+		if (!strcmp(e->dir->opts[i].key, "capture") ||
+		    !strcmp(e->dir->opts[i].key, "sweep")) {
+			hasher_add_str(h, e->dir->opts[i].key);
+			hasher_add_str(h, e->dir->opts[i].value);
+		}
 	for (size_t i = 0; i < ninputs; i++) {
 		size_t len;
 		char *why = NULL;

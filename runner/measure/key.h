@@ -1,8 +1,9 @@
 /*
  * key.h - cache keys: when an experiment must run again.
  *
- * An experiment's source key covers its source path, args, flags, ncu
- * options, env and the content of every input: the source and each project
+ * An experiment's source key covers its source paths, args, flags, ncu
+ * options, env, include folders, capture patterns and sweeps, and the
+ * content of every input: the source and each project
  * file it included in its last build (from the compiler's dependency
  * file, kept in meta.json as "inputs"). Its key adds the compile command
  * words, the number of runs, the compiler's version and the GPU (name,

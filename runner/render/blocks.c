@@ -173,19 +173,21 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		error_box(out, "Its records file is malformed:", r->error, NULL);
 		partial_report(c, d->line, d->id, r->error);
 	}
-	if (shows(d, "source") && e && e->source_ok) {
+	for (size_t k = 0; shows(d, "source") && e && e->source_ok &&
+	                   k < (e->sources ? e->nsources : 1); k++) {
+		const char *path = e->sources ? e->sources[k] : e->source;
 		size_t len;
-		char *src = file_read(e->source, &len);
+		char *src = file_read(path, &len);
 		if (src) {
 			int lines = 1;
 			for (size_t i = 0; i < len; i++)
 				lines += src[i] == '\n' && i + 1 < len;
 			buf_printf(out, "<details class=\"source\"%s><summary>Source: "
 			           "<code>", lines <= 40 ? " open" : "");
-			buf_puts_html(out, e->source);
+			buf_puts_html(out, path);
 			buf_printf(out, "</code> (%d lines)</summary>\n<p class=\"files\">"
 			           "<a href=\"src/", lines);
-			buf_puts_html(out, e->source);
+			buf_puts_html(out, path);
 			buf_puts(out, "\">The source file</a>, to download or read "
 			              "whole.</p>\n<pre class=\"code\" tabindex=\"0\">"
 			              "<code>");

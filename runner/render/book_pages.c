@@ -206,7 +206,7 @@ static void experiment_states(const struct site_ctx *s, struct buf *c)
 		struct result_meta m;
 		exp_meta_read(s->b, e, e->id, &m);
 		buf_printf(c, "<tr><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
-		           e->ch->name, e->id, e->id);
+		           e->ch->href, e->id, e->id);
 		buf_puts_html(c, outline_of(s, e->ch)->title);
 		buf_puts(c, "</td><td>");
 		state_cell(s, &m, c);
@@ -286,7 +286,7 @@ int runs_page(const struct site_ctx *s)
 		total += sec;
 		buf_printf(&c, "<tr%s><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
 		           m.failed ? " class=\"wrong\"" : "",
-		           e->ch->name, e->id, e->id);
+		           e->ch->href, e->id, e->id);
 		buf_puts_html(&c, outline_of(s, e->ch)->title);
 		buf_puts(&c, "</td><td>");
 		state_cell(s, &m, &c);

@@ -29,7 +29,7 @@ static void data_link(struct page_ctx *c, const char *data, struct buf *out)
 	if (e) {
 		buf_puts(out, "<a href=\"");
 		if (e->ch != c->ch)
-			buf_printf(out, "%s.html", e->ch->name);
+			buf_printf(out, "%s.html", e->ch->href);
 		buf_printf(out, "#exp-%s\">", e->id);
 	}
 	buf_puts_html(out, data);

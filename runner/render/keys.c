@@ -55,12 +55,14 @@ static void exper_state(const struct book *bk, struct bundle *b, const char *id,
 	hasher_add_str(h, e->why ? e->why : "");
 	hasher_add_str(h, e->compile_cmd ? e->compile_cmd : "");
 	hasher_add_str(h, e->run_cmd ? e->run_cmd : "");
-	if (e->source_ok) {
+	for (size_t k = 0; e->source_ok && k < (e->sources ? e->nsources : 1);
+	     k++) {
+		const char *src = e->sources ? e->sources[k] : e->source;
 		struct stat st;
-		input_note(e->source);
-		long long t = stat(e->source, &st) == 0 ? (long long)st.st_mtim.tv_sec
-		                                         * 1000000000LL + st.st_mtim.tv_nsec
-		                                       : -1;
+		input_note(src);
+		long long t = stat(src, &st) == 0 ? (long long)st.st_mtim.tv_sec
+		                                    * 1000000000LL + st.st_mtim.tv_nsec
+		                                  : -1;
 		hasher_add(h, &t, sizeof t);
 	}
 }

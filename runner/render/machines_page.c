@@ -207,7 +207,7 @@ static void speed_table(const struct book *bk, struct machine_set *ms,
 	for (size_t i = 0; i < bk->nexps; i++) {
 		const struct exper *e = &bk->exps[i];
 		buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html#exp-%s\">%s"
-		           "</a></th>", e->ch->name, e->id, e->id);
+		           "</a></th>", e->ch->href, e->id, e->id);
 		for (size_t m = 0; m < ms->n; m++) {
 			buf_puts(out, "<td>");
 			if (!machines_measured(ms->b[m], e->id)) {
@@ -254,7 +254,7 @@ static void claim_row(struct buf *out, const struct chapter *ch, size_t k,
 	const struct inline_expr *e = &ch->values[k];
 	/* The page marks, and anchors, a claim it could evaluate on the
 	 * base; any other links to the page. */
-	buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html", ch->name);
+	buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html", ch->href);
 	if (st[0] == CLAIM_HOLDS || st[0] == CLAIM_FAILS)
 		buf_printf(out, "#claim-%zu", k);
 	buf_puts(out, "\">");

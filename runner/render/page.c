@@ -138,7 +138,7 @@ static void toc_item(const struct site_ctx *s, size_t i, int current,
 {
 	const struct chapter *ch = s->bk->chs[i];
 	buf_printf(out, "<li%s><a href=\"%s.html\"%s><span class=\"num\">%zu"
-	           "</span> ", current ? " class=\"current\"" : "", ch->name,
+	           "</span> ", current ? " class=\"current\"" : "", ch->href,
 	           current ? " aria-current=\"page\"" : "", i + 1);
 	buf_puts_html(out, s->outline[i].title);
 	buf_puts(out, "</a>");
@@ -295,7 +295,7 @@ char *nav_link(const struct site_ctx *s, const struct chapter *ch,
 		return xstrdup("");
 	struct buf b = BUF_INIT;
 	buf_printf(&b, "<a class=\"%s\" rel=\"%s\" href=\"%s.html\"><span "
-	           "class=\"dir\">%s</span> ", rel, rel, ch->name, label);
+	           "class=\"dir\">%s</span> ", rel, rel, ch->href, label);
 	buf_puts_html(&b, outline_of(s, ch)->title);
 	buf_puts(&b, "</a>");
 	return buf_detach(&b);

@@ -61,7 +61,7 @@ char *search_entries(const struct site_ctx *s, size_t i)
 	const struct chapter *ch = s->bk->chs[i];
 	const struct outline *ol = &s->outline[i];
 	struct buf out = BUF_INIT, text = BUF_INIT;
-	char *url = xasprintf("%s.html", ch->name);
+	char *url = xasprintf("%s.html", ch->href);
 	struct text_src src = {s->b, s->bk, s->store};
 	pieces_text_of(&src, ch, &ch->lead, &text);
 	if (text.len)
@@ -77,8 +77,8 @@ char *search_entries(const struct site_ctx *s, size_t i)
 			next++;
 		} while (next < ch->nsections && ch->sections[next].level > 3);
 		free(url);
-		url = sec->level == 1 ? xasprintf("%s.html", ch->name)
-		                      : xasprintf("%s.html#%s", ch->name, ol->ids[k]);
+		url = sec->level == 1 ? xasprintf("%s.html", ch->href)
+		                      : xasprintf("%s.html#%s", ch->href, ol->ids[k]);
 		search_entry(&out, s, i, url, ol->titles[k], &text);
 		k = next;
 	}
@@ -147,7 +147,7 @@ int search_page(const struct site_ctx *s)
 		const struct chapter *ch = s->bk->chs[i];
 		const struct outline *ol = &s->outline[i];
 		buf_printf(&c, "<li><a href=\"%s.html\"><span class=\"num\">%zu</span> ",
-		           ch->name, i + 1);
+		           ch->href, i + 1);
 		buf_puts_html(&c, ol->title);
 		buf_puts(&c, "</a>");
 		int any = 0;
@@ -156,7 +156,7 @@ int search_page(const struct site_ctx *s)
 				continue;
 			buf_puts(&c, any ? "" : "<ol class=\"sections\">");
 			any = 1;
-			buf_printf(&c, "<li><a href=\"%s.html#%s\">", ch->name, ol->ids[k]);
+			buf_printf(&c, "<li><a href=\"%s.html#%s\">", ch->href, ol->ids[k]);
 			buf_puts_html(&c, ol->titles[k]);
 			buf_puts(&c, "</a></li>");
 		}

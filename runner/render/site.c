@@ -100,7 +100,7 @@ static int index_page(const struct site_ctx *s,
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
 		buf_printf(&c, "<li><a href=\"%s.html\"><span class=\"num\">%zu</span> "
-		           "<span class=\"title\">", ch->name, i + 1);
+		           "<span class=\"title\">", ch->href, i + 1);
 		buf_puts_html(&c, s->outline[i].title);
 		buf_puts(&c, "</span></a>");
 		if (s->outline[i].lead) {
@@ -251,10 +251,13 @@ static int copy_assets(const struct site_ctx *s)
 		}
 		if (!e->source_ok)
 			continue;
-		dst = xasprintf("%s/src/%s", o->dir, e->source);
-		if (file_exists(e->source))
-			rc |= copy_if_changed(e->source, dst, &dummy);
-		free(dst);
+		for (size_t k = 0; k < (e->sources ? e->nsources : 1); k++) {
+			const char *src = e->sources ? e->sources[k] : e->source;
+			dst = xasprintf("%s/src/%s", o->dir, src);
+			if (file_exists(src))
+				rc |= copy_if_changed(src, dst, &dummy);
+			free(dst);
+		}
 	}
 	return rc ? -1 : 0;
 }

@@ -55,7 +55,7 @@ void onebook_add(struct onebook *ob, size_t i, const char *html)
 		return;
 	ob->chapters[i].len = 0;
 	buf_puts(&ob->chapters[i], ""); /* added, even if it were empty */
-	onebook_rewrite(ob->bk, ob->bk->chs[i]->name, html, &ob->chapters[i]);
+	onebook_rewrite(ob->bk, ob->bk->chs[i]->href, html, &ob->chapters[i]);
 	store_put(ob->s->store, ob->key[i], ob->chapters[i].data,
 	          ob->chapters[i].len);
 }
@@ -82,7 +82,7 @@ int onebook_has_part(const struct onebook *ob, size_t i)
 static int chapter_named(const struct book *bk, const char *s, size_t n)
 {
 	for (size_t i = 0; i < bk->nchs; i++)
-		if (strlen(bk->chs[i]->name) == n && !strncmp(bk->chs[i]->name, s, n))
+		if (strlen(bk->chs[i]->href) == n && !strncmp(bk->chs[i]->href, s, n))
 			return 1;
 	return 0;
 }
@@ -219,10 +219,10 @@ static void contents_list(const struct site_ctx *s, const char *cls,
 		const struct chapter *ch = bk->chs[i];
 		const struct outline *ol = &s->outline[i];
 		buf_printf(out, "<li><a href=\"#%s\"><span class=\"num\">%zu</span> ",
-		           ch->name, i + 1);
+		           ch->href, i + 1);
 		buf_puts_html(out, ol->title);
 		buf_puts(out, "</a>");
-		char *prefix = xasprintf("%s:", ch->name);
+		char *prefix = xasprintf("%s:", ch->href);
 		sections_html(s, i, prefix, out);
 		free(prefix);
 		buf_puts(out, "</li>\n");
@@ -263,7 +263,7 @@ int onebook_write(const struct onebook *ob, int fd, int pdf_link)
 	for (size_t i = 0; rc == 0 && i < bk->nchs; i++) {
 		out.len = 0;
 		buf_printf(&out, "<section class=\"book-chapter\" id=\"%s\" "
-		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->name, i + 1);
+		           "aria-label=\"Chapter %zu\">\n", bk->chs[i]->href, i + 1);
 		rc = fd_write_all(fd, out.data, out.len);
 		size_t len = 0;
 		const char *part = part_of(ob, i, &len);

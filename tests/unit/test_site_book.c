@@ -5,7 +5,8 @@
 #include "render/site_book.h"
 #include "test.h"
 
-static struct chapter one = {.name = "one"}, two = {.name = "two"};
+static struct chapter one = {.name = "one", .href = "one"},
+                      two = {.name = "two", .href = "two"};
 static struct chapter *chs[] = {&one, &two};
 static const struct book bk = {.chs = chs, .nchs = 2};
 
