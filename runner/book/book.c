@@ -154,6 +154,8 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	e->runs = runs ? atoi(runs) : 0;
 	const char *ae = dir_opt(d, "allow-error");
 	e->allow_error = ae && !strcmp(ae, "true");
+	const char *gpus = dir_opt(d, "gpus");
+	e->all_gpus = gpus && !strcmp(gpus, "all");
 	e->cuda = e->source && !strcmp(path_ext(e->source), ".cu");
 }
 

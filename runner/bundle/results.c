@@ -404,6 +404,7 @@ void results_meta_load(struct bundle *b, const char *id, struct result_meta *m)
 	m->date = meta_dup(meta, "date");
 	m->source = meta_dup(meta ? meta : fail, "source");
 	m->gpu_uuid = meta_dup(meta, "gpu_uuid");
+	m->gpu_count = (int)meta_num(meta, "gpu_count", 1);
 	m->seconds = meta_num(meta, "seconds", 0);
 	m->exit_status = (int)meta_num(meta, "exit_status", 0);
 	m->runs = (int)meta_num(meta, "runs", 1);

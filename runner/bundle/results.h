@@ -152,6 +152,8 @@ enum result_state {
  *   inputs                         project files it was built from
  *   records, output_bytes          counts; output_cut boolean
  *   gpu_uuid                       the GPU it ran on, where known
+ *   gpu_count*, gpu_uuids*         gpus: all: how many GPUs each run saw
+ *                                  [1], and their UUIDs where known
  * error.json adds: stage ("compile", "run" or "save"), why, output, date.
  */
 struct result_meta {
@@ -169,6 +171,7 @@ struct result_meta {
 	char *run_cmd;        /* printable, with env in front; "" when not */
 	char *source;         /* or NULL */
 	char *gpu_uuid;       /* or NULL */
+	int gpu_count;        /* GPUs each run saw at once (gpus: all); 1 */
 	double seconds;
 	int exit_status;
 	int runs;

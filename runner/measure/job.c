@@ -93,13 +93,24 @@ static cJSON *meta_new(const struct exper *e, const struct run_result *r,
 	return m;
 }
 
+/* Every GPU a run was given (JOB_ALL_GPUS): how many, and their UUIDs
+ * where known. */
+static void meta_add_gpus(cJSON *m, const struct toolchain *tc)
+{
+	cJSON_AddNumberToObject(m, "gpu_count", tc->nused);
+	cJSON *u = cJSON_AddArrayToObject(m, "gpu_uuids");
+	for (int k = 0; k < tc->nused && (size_t)k < tc->ndevs; k++)
+		if (tc->devs[k].uuid)
+			cJSON_AddItemToArray(u, cJSON_CreateString(tc->devs[k].uuid));
+}
+
 /*
  * Run the experiment once more under Nsight Compute for the metrics it
  * asks for, and keep one record per profiled launch as <id>_ncu. A failure
  * here is reported as a warning: the timed results stand.
  */
 static char *ncu_record(const struct exper *e, const struct toolchain *tc,
-                        const struct run_opts *o)
+                        const struct run_opts *o, char *visible)
 {
 	char *text = NULL;
 	struct buf metrics = BUF_INIT;
@@ -109,7 +120,7 @@ static char *ncu_record(const struct exper *e, const struct toolchain *tc,
 		buf_printf(&metrics, "%s%s", metrics.len ? "," : "", ncu_metric(w));
 	free(copy);
 	char **argv = command_ncu(e, tc->ncu, metrics.data);
-	char *env[] = {"LAB_PROFILE=1", "LAB_RECORDS=/dev/null", NULL};
+	char *env[] = {"LAB_PROFILE=1", "LAB_RECORDS=/dev/null", visible, NULL};
 	struct run_result r;
 	double timeout = 4 * (e->timeout > 0 ? e->timeout : o->timeout);
 	if (o->progress)
@@ -160,6 +171,7 @@ struct job {
 	int nruns, ran, ok, rec_bad, rec_unread, unstarted, done;
 	char who[24];        /* "GPU n: " where several GPUs run at once */
 	const char *uuid;    /* of the GPU it runs on, where known */
+	char *visible;       /* "CUDA_VISIBLE_DEVICES=..." for every GPU, or NULL */
 	cJSON ***runs;       /* each run's records */
 	size_t *nrows;
 	char *records;       /* the first run's text, then the merged text */
@@ -171,7 +183,8 @@ struct job {
 };
 
 static void job_init(struct job *j, struct exper *e, struct bundle *b,
-                     const struct run_opts *o, int gpu, const char *uuid)
+                     const struct run_opts *o, const struct toolchain *tc,
+                     int gpu, const char *uuid)
 {
 	size_t nvars = 0;
 	memset(j, 0, sizeof *j);
@@ -179,6 +192,11 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 	j->uuid = e->cuda ? uuid : NULL;
 	if (gpu >= 0)
 		snprintf(j->who, sizeof j->who, "GPU %d: ", gpu);
+	if (gpu == JOB_ALL_GPUS) {
+		snprintf(j->who, sizeof j->who, "all GPUs: ");
+		if (tc->all_visible)
+			j->visible = xasprintf("CUDA_VISIBLE_DEVICES=%s", tc->all_visible);
+	}
 	j->tmpdir = bundle_scratch_dir(b);
 	j->rec_path = xasprintf("%s/%s.jsonl", j->tmpdir, e->id);
 	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path);
@@ -186,10 +204,11 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 	j->vars = command_env(e);
 	while (j->vars[nvars])
 		nvars++;
-	j->env = xcalloc(nvars + 2, sizeof *j->env);
+	j->env = xcalloc(nvars + 3, sizeof *j->env);
 	for (size_t i = 0; i < nvars; i++)
 		j->env[i] = j->vars[i];
 	j->env[nvars] = j->env_rec;
+	j->env[nvars + 1] = j->visible;
 	j->argv = command_run(e);
 	j->timeout = e->timeout > 0 ? e->timeout : o->timeout;
 	j->nruns = e->runs > 0 ? e->runs : 1;
@@ -222,6 +241,7 @@ static void job_free(struct job *j)
 	free(j->env);
 	free(j->dep);
 	free(j->env_rec);
+	free(j->visible);
 	free(j->rec_path);
 	free(j->tmpdir);
 	memset(j, 0, sizeof *j);
@@ -280,11 +300,13 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		cJSON_AddStringToObject(meta, "state", "fresh");
 		if (j->uuid)
 			cJSON_AddStringToObject(meta, "gpu_uuid", j->uuid);
+		if (j->visible)
+			meta_add_gpus(meta, tc);
 		char *listing = NULL, *sass = NULL, *ncu = NULL, *ptxas = NULL;
 		if (e->cuda && tc->cuobjdump)
 			sass_record(e, tc, &listing, &sass);
 		if (e->cuda && e->ncu && tc->ncu && tc->gpu)
-			ncu = ncu_record(e, tc, o);
+			ncu = ncu_record(e, tc, o, j->visible);
 		char *log = command_log(e), *why = NULL;
 		char *text = file_read_regular(log, RESULTS_RECORDS_CAP, NULL, &why);
 		if (text)
@@ -322,6 +344,8 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		cJSON_AddStringToObject(info, "stage", "run");
 		if (j->uuid)
 			cJSON_AddStringToObject(info, "gpu_uuid", j->uuid);
+		if (j->visible)
+			meta_add_gpus(info, tc);
 		cJSON_AddStringToObject(info, "why", why);
 		cJSON_AddStringToObject(info, "output", r->out ? r->out : "");
 		bundle_fail(b, e->id, info);
@@ -414,10 +438,11 @@ void job_run_rounds(struct exper **list, size_t n, struct bundle *b,
 	size_t total = 0, k = 0;
 	int rounds = 0;
 	const cJSON *probed = cJSON_GetObjectItem(tc->probe, "uuid");
-	const char *uuid = gpu < 0 ? cJSON_GetStringValue(probed)
-	                   : (size_t)gpu < tc->ndevs ? tc->devs[gpu].uuid : NULL;
+	const char *uuid = gpu == JOB_ONE_GPU ? cJSON_GetStringValue(probed)
+	                   : gpu >= 0 && (size_t)gpu < tc->ndevs ? tc->devs[gpu].uuid
+	                                                         : NULL;
 	for (size_t i = 0; i < n; i++) {
-		job_init(&jobs[i], list[i], b, o, gpu, uuid);
+		job_init(&jobs[i], list[i], b, o, tc, gpu, uuid);
 		total += (size_t)jobs[i].nruns;
 		if (jobs[i].nruns > rounds)
 			rounds = jobs[i].nruns;
