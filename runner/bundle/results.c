@@ -516,7 +516,9 @@ void bundle_mark_outdated(struct bundle *b, const char *id,
 	free(path);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(m, "source_key");
 	int outdated = !m || (source_key && *source_key && cJSON_IsString(k) &&
-	                      strcmp(k->valuestring, source_key) != 0);
+	                      strcmp(k->valuestring, source_key) != 0) ||
+	               cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+	                   m, RECORD_NOT_MEASURED));
 	cJSON_Delete(m);
 	if (!outdated)
 		return;

@@ -250,8 +250,9 @@ void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h);
 /*
  * Mark experiment id outdated in b, with the records derived from it, when
  * b holds no results of it or holds them from another source: its meta.json
- * records a source key other than source_key (NULL or "" compares none).
- * Reads meta.json alone.
+ * records a source key other than source_key (NULL or "" compares none),
+ * or it says the run found nothing to measure here (not_measured). Reads
+ * meta.json alone.
  */
 void bundle_mark_outdated(struct bundle *b, const char *id,
                           const char *source_key);
@@ -275,9 +276,13 @@ char *json_print(const cJSON *v);
  *                shows it apart and never fails on it
  * and F_lo, F_hi (the bounds of a rate F), and F itself when F_lo exists.
  * A record {"fact": NAME, "value": V} is a fact for machine.json.
+ * A record {"not_measured": WHY} says that the program found nothing to
+ * measure on this machine (the link between GPUs, where there is one GPU):
+ * its meta keeps WHY, and what reads it is "not measured on this machine".
  */
 #define RECORD_CORRECT "correct"
 #define RECORD_HOST_BOUND "host_bound"
+#define RECORD_NOT_MEASURED "not_measured"
 #define RECORD_MEDIAN "median_ms"
 
 /*
@@ -297,6 +302,8 @@ char *record_bound_name(const char *field, int hi);
 int record_wrong(const cJSON *row);
 /* Is the record marked "host_bound": true? */
 int record_host_bound(const cJSON *row);
+/* WHY of the first record {"not_measured": WHY} of rows, or NULL. */
+const char *records_not_measured(cJSON *const *rows, size_t n);
 
 /* Do records a and b (of two runs or two bundles) describe the same point:
  * no string field of a differs in b, nor a whole number where both are

@@ -302,6 +302,9 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 			cJSON_AddStringToObject(meta, "gpu_uuid", j->uuid);
 		if (j->visible)
 			meta_add_gpus(meta, tc);
+		const char *nothing = records_not_measured(j->runs[0], j->nrows[0]);
+		if (nothing)
+			cJSON_AddStringToObject(meta, RECORD_NOT_MEASURED, nothing);
 		char *listing = NULL, *sass = NULL, *ncu = NULL, *ptxas = NULL;
 		if (e->cuda && tc->cuobjdump)
 			sass_record(e, tc, &listing, &sass);
