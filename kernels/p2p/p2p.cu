@@ -28,7 +28,12 @@
  *
  * Timing is lab.h's: the repetitions run on the default stream of the GPU
  * that issues the work (lab::sample), and the statistics are taken back on
- * GPU 0 (lab::summarize, whose clock reading is GPU 0's).
+ * GPU 0 (lab::summarize, whose clock reading is GPU 0's). The copies
+ * themselves run on each sending GPU's own non-blocking stream, fenced into
+ * the timed default stream by events: a peer copy on the default stream
+ * also waits for the other GPU's default stream, which on an H100 pair adds
+ * a few microseconds to every copy and serialises the two directions of a
+ * both-ways copy.
  *
  * Records (src sends, dst receives; pair "0→1", or "0⇄1" for both ways):
  *   test=link     src, dst, pair, can_access, access_supported, perf_rank,
@@ -201,8 +206,8 @@ __global__ void read_sum(const uint4 *buf, size_t n4, unsigned long long *sum)
 struct Gpu {
 	char *src, *dst;          /* max_bytes each: what it sends, receives */
 	unsigned long long *sum;  /* read_sum's result */
-	cudaStream_t stream;      /* its own direction of a both-ways copy */
-	cudaEvent_t go, done;     /* start and end of that direction */
+	cudaStream_t stream;      /* where its copies run (non-blocking) */
+	cudaEvent_t go, done;     /* the fences around them */
 	int grid;                 /* blocks of 256 that fill it once */
 };
 
@@ -244,6 +249,21 @@ template <class F> static lab::Stats time_on(int g, F fn, lab::TimeOpts o = {})
 	std::vector<double> ms = lab::sample(fn, o);
 	LAB_CHECK(cudaSetDevice(0));
 	return lab::summarize(ms, o);
+}
+
+/*
+ * src pushes bytes to dst on its own stream, once the current GPU's default
+ * stream has passed the event go, and that stream waits for the copy's end:
+ * lab.h's gate and events on the default stream bracket the copy.
+ */
+static void push(int src, int dst, size_t bytes, cudaEvent_t go)
+{
+	Gpu &g = gpus[src];
+	LAB_CHECK(cudaStreamWaitEvent(g.stream, go, 0));
+	LAB_CHECK(cudaMemcpyPeerAsync(gpus[dst].dst, dst, g.src, src, bytes,
+	                              g.stream));
+	LAB_CHECK(cudaEventRecord(g.done, g.stream));
+	LAB_CHECK(cudaStreamWaitEvent(0, g.done, 0));
 }
 
 static std::string pair_name(int src, int dst, const char *arrow)
@@ -301,35 +321,28 @@ static void emit_copy(const char *dir, int src, int dst, size_t bytes,
 	       moved / 1e9 / (st.median_ms * 1e-3), ok ? "" : "  WRONG");
 }
 
-/* src pushes bytes to dst. */
+/* src pushes bytes to dst, timed on src. */
 static void copy_one_way(int src, int dst, size_t bytes)
 {
 	poison(dst, bytes);
+	cudaEvent_t go = gpus[src].go;
 	lab::Stats st = time_on(src, [&] {
-		LAB_CHECK(cudaMemcpyPeerAsync(gpus[dst].dst, dst, gpus[src].src, src,
-		                              bytes, 0));
+		LAB_CHECK(cudaEventRecord(go, 0));
+		push(src, dst, bytes, go);
 	});
 	emit_copy("one-way", src, dst, bytes, bytes, st, received(src, dst, bytes));
 }
 
-/*
- * a pushes to b on its default stream, and at the same time b pushes to a
- * on a stream of b's own, which starts after an event on a's stream and
- * which a's stream waits for: lab.h's gate and events on a's stream
- * bracket both directions.
- */
+/* a pushes to b and b to a at the same time, timed on a. */
 static void copy_both_ways(int a, int b, size_t bytes)
 {
 	poison(a, bytes);
 	poison(b, bytes);
-	Gpu &ga = gpus[a], &gb = gpus[b];
+	cudaEvent_t go = gpus[a].go;
 	lab::Stats st = time_on(a, [&] {
-		LAB_CHECK(cudaEventRecord(ga.go, 0));
-		LAB_CHECK(cudaStreamWaitEvent(gb.stream, ga.go, 0));
-		LAB_CHECK(cudaMemcpyPeerAsync(ga.dst, a, gb.src, b, bytes, gb.stream));
-		LAB_CHECK(cudaEventRecord(gb.done, gb.stream));
-		LAB_CHECK(cudaMemcpyPeerAsync(gb.dst, b, ga.src, a, bytes, 0));
-		LAB_CHECK(cudaStreamWaitEvent(0, gb.done, 0));
+		LAB_CHECK(cudaEventRecord(go, 0));
+		push(a, b, bytes, go);
+		push(b, a, bytes, go);
 	});
 	bool ok = received(a, b, bytes) && received(b, a, bytes);
 	emit_copy("both", a, b, bytes, 2.0 * bytes, st, ok);
@@ -340,9 +353,10 @@ static void latency(int src, int dst)
 	lab::TimeOpts o;
 	o.min_reps = 200;
 	o.budget_ms = 200;
+	cudaEvent_t go = gpus[src].go;
 	lab::Stats st = time_on(src, [&] {
-		LAB_CHECK(cudaMemcpyPeerAsync(gpus[dst].dst, dst, gpus[src].src, src,
-		                              4, 0));
+		LAB_CHECK(cudaEventRecord(go, 0));
+		push(src, dst, 4, go);
 	}, o);
 	std::string pair = pair_name(src, dst, "→");
 	lab::Record()
@@ -408,7 +422,7 @@ int main(int argc, char **argv)
 		LAB_CHECK(cudaMalloc(&x.dst, max_bytes));
 		LAB_CHECK(cudaMalloc(&x.sum, sizeof *x.sum));
 		LAB_CHECK(cudaMemset(x.src, pattern(g), max_bytes));
-		LAB_CHECK(cudaStreamCreate(&x.stream));
+		LAB_CHECK(cudaStreamCreateWithFlags(&x.stream, cudaStreamNonBlocking));
 		LAB_CHECK(cudaEventCreateWithFlags(&x.go, cudaEventDisableTiming));
 		LAB_CHECK(cudaEventCreateWithFlags(&x.done, cudaEventDisableTiming));
 		int per_sm = 0;
