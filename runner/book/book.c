@@ -180,6 +180,8 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	const char *ae = dir_opt(d, "allow-error");
 	e->allow_error = ae && !strcmp(ae, "true");
 	e->include = dir_opt(d, "include");
+	const char *gpus = dir_opt(d, "gpus");
+	e->all_gpus = gpus && !strcmp(gpus, "all");
 	e->cuda = e->source && !strcmp(path_ext(e->source), ".cu");
 	char **words = e->source ? argv_split(e->source, NULL) : NULL;
 	for (char **w = words; w && *w; w++)

@@ -42,6 +42,7 @@ struct exper {
 	double timeout;
 	int runs;           /* separate processes to run it in; 0: the default */
 	int allow_error;
+	int all_gpus;       /* gpus: all: runs alone, seeing every GPU */
 	int cuda;           /* a source is CUDA (.cu): built with nvcc */
 	int source_ok;      /* the source exists inside the project */
 

@@ -15,7 +15,7 @@ struct opt_spec {
 	const char *key;
 	int required;
 	int repeat;
-	enum { V_TEXT, V_INT, V_BOOL, V_SHOW } type;
+	enum { V_TEXT, V_INT, V_BOOL, V_SHOW, V_GPUS } type;
 };
 
 static const struct opt_spec experiment_opts[] = {
@@ -25,7 +25,8 @@ static const struct opt_spec experiment_opts[] = {
 	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
 	{"env", 0, 0, V_TEXT},         {"runs", 0, 0, V_INT},
 	{"include", 0, 0, V_TEXT},     {"capture", 0, 1, V_TEXT},
-	{"sweep", 0, 1, V_TEXT},       {NULL, 0, 0, V_TEXT},
+	{"sweep", 0, 1, V_TEXT},       {"gpus", 0, 0, V_GPUS},
+	{NULL, 0, 0, V_TEXT},
 };
 
 static const struct opt_spec chart_opts[] = {
@@ -127,6 +128,11 @@ static void check_value(const char *path, struct directive *d,
 		if (strcmp(v, "true") && strcmp(v, "false"))
 			dir_fail(path, d, o->line,
 			         "option '%s' wants true or false, not '%s'", o->key, v);
+		break;
+	case V_GPUS:
+		if (strcmp(v, "all") && strcmp(v, "one"))
+			dir_fail(path, d, o->line, "option '%s' wants all (every GPU "
+			         "at once, alone) or one, not '%s'", o->key, v);
 		break;
 	case V_SHOW: {
 		char *copy = xstrdup(v), *save = NULL;

@@ -199,6 +199,17 @@ int record_host_bound(const cJSON *row)
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, RECORD_HOST_BOUND));
 }
 
+const char *records_not_measured(cJSON *const *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(rows[i],
+		                                                    RECORD_NOT_MEASURED);
+		if (cJSON_IsString(why))
+			return why->valuestring;
+	}
+	return NULL;
+}
+
 static int whole(const cJSON *f)
 {
 	return cJSON_IsNumber(f) && f->valuedouble == floor(f->valuedouble) &&

@@ -504,6 +504,7 @@ void results_meta_load(struct bundle *b, const char *id, const char *source_key,
 	m->date = meta_dup(meta, "date");
 	m->source = meta_dup(meta ? meta : fail, "source");
 	m->gpu_uuid = meta_dup(meta, "gpu_uuid");
+	m->gpu_count = (int)meta_num(meta, "gpu_count", 1);
 	m->seconds = meta_num(meta, "seconds", 0);
 	m->exit_status = (int)meta_num(meta, "exit_status", 0);
 	m->runs = (int)meta_num(meta, "runs", 1);
@@ -615,7 +616,9 @@ void bundle_mark_outdated(struct bundle *b, const char *id,
 	free(path);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(m, "source_key");
 	int outdated = !m || (source_key && *source_key && cJSON_IsString(k) &&
-	                      strcmp(k->valuestring, source_key) != 0);
+	                      strcmp(k->valuestring, source_key) != 0) ||
+	               cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+	                   m, RECORD_NOT_MEASURED));
 	cJSON_Delete(m);
 	if (!outdated)
 		return;

@@ -194,6 +194,8 @@ char *result_state_machine(const struct bundle *b);
  *   inputs                         project files it was built from
  *   records, output_bytes          counts; output_cut boolean
  *   gpu_uuid                       the GPU it ran on, where known
+ *   gpu_count*, gpu_uuids*         gpus: all: how many GPUs each run saw
+ *                                  [1], and their UUIDs where known
  * error.json adds: stage ("compile", "run" or "save"), why, output, date,
  * and build.
  */
@@ -213,6 +215,7 @@ struct result_meta {
 	char *run_cmd;        /* printable, with env in front; "" when not */
 	char *source;         /* or NULL */
 	char *gpu_uuid;       /* or NULL */
+	int gpu_count;        /* GPUs each run saw at once (gpus: all); 1 */
 	double seconds;
 	int exit_status;
 	int runs;
@@ -300,8 +303,9 @@ void bundle_stamp(const struct bundle *b, const char *id, struct hasher *h);
 /*
  * Mark experiment id outdated in b, with the records derived from it, when
  * b holds no results of it or holds them from another source: its meta.json
- * records a source key other than source_key (NULL or "" compares none).
- * Reads meta.json alone.
+ * records a source key other than source_key (NULL or "" compares none),
+ * or it says the run found nothing to measure here (not_measured). Reads
+ * meta.json alone.
  */
 void bundle_mark_outdated(struct bundle *b, const char *id,
                           const char *source_key);
@@ -326,9 +330,13 @@ char *json_print(const cJSON *v);
  * and F_lo, F_hi (the bounds of a rate F), and F itself when F_lo exists
  * or when F_unit names its unit (a captured value, capture.h).
  * A record {"fact": NAME, "value": V} is a fact for machine.json.
+ * A record {"not_measured": WHY} says that the program found nothing to
+ * measure on this machine (the link between GPUs, where there is one GPU):
+ * its meta keeps WHY, and what reads it is "not measured on this machine".
  */
 #define RECORD_CORRECT "correct"
 #define RECORD_HOST_BOUND "host_bound"
+#define RECORD_NOT_MEASURED "not_measured"
 #define RECORD_MEDIAN "median_ms"
 
 /*
@@ -348,6 +356,8 @@ char *record_bound_name(const char *field, int hi);
 int record_wrong(const cJSON *row);
 /* Is the record marked "host_bound": true? */
 int record_host_bound(const cJSON *row);
+/* WHY of the first record {"not_measured": WHY} of rows, or NULL. */
+const char *records_not_measured(cJSON *const *rows, size_t n);
 
 /* Do records a and b (of two runs or two bundles) describe the same point:
  * no string field of a differs in b, nor a whole number where both are

@@ -383,6 +383,14 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		toolchain_free(&tc);
 		return (int)bk->nexps;
 	}
+	int workers = o->gpus > 0 ? o->gpus : tc.ngpus;
+	if (tc.ndevs && workers > (int)tc.ndevs) {
+		warn_at(NULL, 0, "--gpus %d, but %zu GPU%s of one model %s visible; "
+		        "running on %zu", workers, tc.ndevs, plural(tc.ndevs),
+		        tc.ndevs == 1 ? "is" : "are", tc.ndevs);
+		workers = (int)tc.ndevs;
+	}
+	toolchain_use(&tc, workers);
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
 		if (exper_check(e, o) != 0)
@@ -412,35 +420,42 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 	size_t nrun = 0;
 	for (size_t i = 0; i < ntodo; i++)
 		nrun += todo[i]->state != ST_FAILED;
-	int workers = o->gpus > 0 ? o->gpus : tc.ngpus;
-	if (tc.ndevs && workers > (int)tc.ndevs) {
-		warn_at(NULL, 0, "--gpus %d, but %zu GPU%s of one model %s visible; "
-		        "running on %zu", workers, tc.ndevs, plural(tc.ndevs),
-		        tc.ndevs == 1 ? "is" : "are", tc.ndevs);
-		workers = (int)tc.ndevs;
-	}
 	if (!o->compile_only && nrun && !exec_stopping()) {
-		struct exper **list = NULL;
-		size_t n = 0;
+		/* Those that take every GPU run alone, once the share of each
+		 * GPU is done. */
+		struct exper **list = NULL, **whole = NULL;
+		size_t n = 0, nwhole = 0;
 		int gpu_work = 0;
 		for (size_t i = 0; i < ntodo; i++)
 			if (todo[i]->state != ST_FAILED) {
-				*ARRAY_PUSH(list, n) = todo[i];
+				if (todo[i]->all_gpus)
+					*ARRAY_PUSH(whole, nwhole) = todo[i];
+				else
+					*ARRAY_PUSH(list, n) = todo[i];
 				gpu_work |= todo[i]->cuda;
 			}
 		int several = workers > 1 && n > 1;
 		/* machine.json describes the card these results came from. */
 		if (gpu_work || !b->machine)
-			machine_write(b, &tc, several ? workers : 1);
+			machine_write(b, &tc, several || nwhole ? workers : 1);
 		if (several) {
 			if (o->progress)
 				fprintf(stderr, "[%5.1fs] running %zu experiment%s on %d GPUs\n",
 				        now_seconds() - t0, n, plural(n), workers);
 			workers_run(list, n, workers, b, o, &tc, t0);
-		} else {
-			job_run_rounds(list, n, b, o, &tc, t0, -1);
+		} else if (n) {
+			job_run_rounds(list, n, b, o, &tc, t0, JOB_ONE_GPU);
+		}
+		if (nwhole && !exec_stopping()) {
+			if (o->progress)
+				fprintf(stderr, "[%5.1fs] running %zu experiment%s alone on "
+				        "every GPU (%s)\n", now_seconds() - t0, nwhole,
+				        plural(nwhole), tc.all_visible ? tc.all_visible
+				                                       : "as inherited");
+			job_run_rounds(whole, nwhole, b, o, &tc, t0, JOB_ALL_GPUS);
 		}
 		free(list);
+		free(whole);
 	} else if (!o->compile_only && ntodo && !b->machine) {
 		machine_write(b, &tc, 1);
 	}

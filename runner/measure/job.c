@@ -96,13 +96,24 @@ static cJSON *meta_new(const struct exper *e, const struct run_result *r,
 	return m;
 }
 
+/* Every GPU a run was given (JOB_ALL_GPUS): how many, and their UUIDs
+ * where known. */
+static void meta_add_gpus(cJSON *m, const struct toolchain *tc)
+{
+	cJSON_AddNumberToObject(m, "gpu_count", tc->nused);
+	cJSON *u = cJSON_AddArrayToObject(m, "gpu_uuids");
+	for (int k = 0; k < tc->nused && (size_t)k < tc->ndevs; k++)
+		if (tc->devs[k].uuid)
+			cJSON_AddItemToArray(u, cJSON_CreateString(tc->devs[k].uuid));
+}
+
 /*
  * Run the experiment once more under Nsight Compute for the metrics it
  * asks for, and keep one record per profiled launch as <id>_ncu. A failure
  * here is reported as a warning: the timed results stand.
  */
 static char *ncu_record(const struct exper *e, const struct toolchain *tc,
-                        const struct run_opts *o)
+                        const struct run_opts *o, char *visible)
 {
 	char *text = NULL;
 	struct buf metrics = BUF_INIT;
@@ -112,7 +123,7 @@ static char *ncu_record(const struct exper *e, const struct toolchain *tc,
 		buf_printf(&metrics, "%s%s", metrics.len ? "," : "", ncu_metric(w));
 	free(copy);
 	char **argv = command_ncu(e, tc->ncu, metrics.data);
-	char *env[] = {"LAB_PROFILE=1", "LAB_RECORDS=/dev/null", NULL};
+	char *env[] = {"LAB_PROFILE=1", "LAB_RECORDS=/dev/null", visible, NULL};
 	struct run_result r;
 	double timeout = 4 * (e->timeout > 0 ? e->timeout : o->timeout);
 	if (o->progress)
@@ -166,6 +177,7 @@ struct job {
 	int nruns, ran, ok, rec_bad, rec_unread, unstarted, done;
 	char who[24];        /* "GPU n: " where several GPUs run at once */
 	const char *uuid;    /* of the GPU it runs on, where known */
+	char *visible;       /* "CUDA_VISIBLE_DEVICES=..." for every GPU, or NULL */
 	cJSON ***runs;       /* each run's records */
 	size_t *nrows;
 	char *records;       /* the first run's text, then the merged text */
@@ -177,7 +189,8 @@ struct job {
 };
 
 static void job_init(struct job *j, struct exper *e, struct bundle *b,
-                     const struct run_opts *o, int gpu, const char *uuid)
+                     const struct run_opts *o, const struct toolchain *tc,
+                     int gpu, const char *uuid)
 {
 	size_t nvars = 0;
 	memset(j, 0, sizeof *j);
@@ -185,16 +198,22 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 	j->uuid = e->cuda ? uuid : NULL;
 	if (gpu >= 0)
 		snprintf(j->who, sizeof j->who, "GPU %d: ", gpu);
+	if (gpu == JOB_ALL_GPUS) {
+		snprintf(j->who, sizeof j->who, "all GPUs: ");
+		if (tc->all_visible)
+			j->visible = xasprintf("CUDA_VISIBLE_DEVICES=%s", tc->all_visible);
+	}
 	j->tmpdir = bundle_scratch_dir(b);
 	j->rec_path = xasprintf("%s/%s.jsonl", j->tmpdir, e->id);
 	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path);
 	j->vars = command_env(e);
 	while (j->vars[nvars])
 		nvars++;
-	j->env = xcalloc(nvars + 2, sizeof *j->env);
+	j->env = xcalloc(nvars + 3, sizeof *j->env);
 	for (size_t i = 0; i < nvars; i++)
 		j->env[i] = j->vars[i];
 	j->env[nvars] = j->env_rec;
+	j->env[nvars + 1] = j->visible;
 	j->bin = command_bin(e);
 	j->nsets = sweep_sets(e->sweep);
 	j->timeout = e->timeout > 0 ? e->timeout : o->timeout;
@@ -227,6 +246,7 @@ static void job_free(struct job *j)
 	argv_free(j->vars);
 	free(j->env);
 	free(j->env_rec);
+	free(j->visible);
 	free(j->rec_path);
 	free(j->tmpdir);
 	memset(j, 0, sizeof *j);
@@ -286,11 +306,16 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		cJSON_AddNumberToObject(meta, "runs", j->ran);
 		if (j->uuid)
 			cJSON_AddStringToObject(meta, "gpu_uuid", j->uuid);
+		if (j->visible)
+			meta_add_gpus(meta, tc);
+		const char *nothing = records_not_measured(j->runs[0], j->nrows[0]);
+		if (nothing)
+			cJSON_AddStringToObject(meta, RECORD_NOT_MEASURED, nothing);
 		char *listing = NULL, *sass = NULL, *ncu = NULL, *ptxas = NULL;
 		if (e->cuda && tc->cuobjdump)
 			sass_record(e, tc, &listing, &sass);
 		if (e->cuda && e->ncu && tc->ncu && tc->gpu)
-			ncu = ncu_record(e, tc, o);
+			ncu = ncu_record(e, tc, o, j->visible);
 		char *log = command_log(e), *why = NULL;
 		char *text = file_read_regular(log, RESULTS_RECORDS_CAP, NULL, &why);
 		if (text)
@@ -345,6 +370,8 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		cJSON_AddStringToObject(info, "stage", "run");
 		if (j->uuid)
 			cJSON_AddStringToObject(info, "gpu_uuid", j->uuid);
+		if (j->visible)
+			meta_add_gpus(info, tc);
 		cJSON_AddStringToObject(info, "why", why);
 		cJSON_AddStringToObject(info, "output", r->out ? r->out : "");
 		bundle_fail(b, e->id, info);
@@ -578,10 +605,11 @@ void job_run_rounds(struct exper **list, size_t n, struct bundle *b,
 	size_t total = 0, k = 0;
 	int rounds = 0;
 	const cJSON *probed = cJSON_GetObjectItem(tc->probe, "uuid");
-	const char *uuid = gpu < 0 ? cJSON_GetStringValue(probed)
-	                   : (size_t)gpu < tc->ndevs ? tc->devs[gpu].uuid : NULL;
+	const char *uuid = gpu == JOB_ONE_GPU ? cJSON_GetStringValue(probed)
+	                   : gpu >= 0 && (size_t)gpu < tc->ndevs ? tc->devs[gpu].uuid
+	                                                         : NULL;
 	for (size_t i = 0; i < n; i++) {
-		job_init(&jobs[i], list[i], b, o, gpu, uuid);
+		job_init(&jobs[i], list[i], b, o, tc, gpu, uuid);
 		total += (size_t)jobs[i].nruns;
 		if (jobs[i].nruns > rounds)
 			rounds = jobs[i].nruns;

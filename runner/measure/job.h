@@ -34,11 +34,17 @@
 #include "bundle/results.h"
 #include "measure/toolchain.h"
 
+#define JOB_ONE_GPU -1  /* the one GPU visible, as inherited */
+#define JOB_ALL_GPUS -2 /* every GPU the build measures on (gpus: all) */
+
 /*
- * Run list[0..n) in rounds on the one GPU visible (gpu -1) or, where
- * several run at once, on worker gpu's GPU. Sets each experiment's state
- * (ST_RAN or ST_FAILED), why and seconds. An interrupted build keeps
- * what it had for the experiments it did not finish.
+ * Run list[0..n) in rounds on the one GPU visible (JOB_ONE_GPU), where
+ * several run at once on worker gpu's GPU, or with every GPU the build
+ * measures on visible to each run (JOB_ALL_GPUS: CUDA_VISIBLE_DEVICES set
+ * to tc->all_visible, and the meta's gpu_count and gpu_uuids say which).
+ * Sets each experiment's state (ST_RAN or ST_FAILED), why and seconds.
+ * An interrupted build keeps what it had for the experiments it did not
+ * finish.
  */
 void job_run_rounds(struct exper **list, size_t n, struct bundle *b,
                     const struct run_opts *o, const struct toolchain *tc,

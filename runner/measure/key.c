@@ -193,6 +193,9 @@ void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
 	hasher_add_str(h, e->cuda ? (tc->nvcc_version ? tc->nvcc_version : "")
 	                          : (tc->cc_version ? tc->cc_version : ""));
 	hasher_add_str(h, e->cuda && tc->gpu_id ? tc->gpu_id : "");
+	/* Only then, so that the keys of the others stay as they were. */
+	if (e->all_gpus)
+		hasher_add_str(h, tc->all_id ? tc->all_id : "");
 	hasher_done(h, e->key);
 }
 

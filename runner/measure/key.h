@@ -7,7 +7,9 @@
  * file it included in its last build (from the compiler's dependency
  * file, kept in meta.json as "inputs"). Its key adds the compile command
  * words, the number of runs, the compiler's version and the GPU (name,
- * UUID, driver). Results whose meta holds the same key are up to date.
+ * UUID, driver); for an experiment with gpus: all, every GPU the build
+ * measures on (entry, UUID and model of each: toolchain_use), in order.
+ * Results whose meta holds the same key are up to date.
  *
  * Inputs are regular files inside the project, each known by its
  * canonical in-project path (util.h, path_resolve: "kernels/a/../c/c.h"

@@ -128,7 +128,8 @@ static void gpus_find(struct toolchain *tc, int ask)
 		if (model && strcmp(model, first_model))
 			continue;
 		*ARRAY_PUSH(tc->devs, tc->ndevs) =
-		    (struct visible_gpu){xstrdup(dev), uuid ? xstrdup(uuid) : NULL};
+		    (struct visible_gpu){xstrdup(dev), uuid ? xstrdup(uuid) : NULL,
+		                         model ? xstrdup(model) : NULL};
 	}
 	free_list(want, nwant);
 	free_list(rows, nrows);
@@ -240,6 +241,30 @@ void toolchain_init(struct toolchain *tc, const struct book *bk,
 	}
 }
 
+void toolchain_use(struct toolchain *tc, int n)
+{
+	struct buf vis = BUF_INIT, id = BUF_INIT;
+	if (n <= 0)
+		n = (int)tc->ndevs;
+	for (int k = 0; k < n; k++) {
+		const struct visible_gpu *g = (size_t)k < tc->ndevs ? &tc->devs[k]
+		                                                    : NULL;
+		char index[16];
+		snprintf(index, sizeof index, "%d", k);
+		const char *dev = g ? g->dev : index;
+		buf_printf(&vis, "%s%s", k ? "," : "", dev);
+		buf_printf(&id, "%s;%s;%s|", dev, g && g->uuid ? g->uuid : "",
+		           g && g->name ? g->name : "");
+	}
+	free(tc->all_visible);
+	free(tc->all_id);
+	tc->nused = n;
+	tc->all_visible = n ? buf_detach(&vis) : NULL;
+	tc->all_id = n ? buf_detach(&id) : NULL;
+	buf_free(&vis);
+	buf_free(&id);
+}
+
 void toolchain_free(struct toolchain *tc)
 {
 	if (!tc)
@@ -254,9 +279,12 @@ void toolchain_free(struct toolchain *tc)
 	free(tc->ncu);
 	free(tc->ncu_version);
 	cJSON_Delete(tc->probe);
+	free(tc->all_visible);
+	free(tc->all_id);
 	for (size_t i = 0; i < tc->ndevs; i++) {
 		free(tc->devs[i].dev);
 		free(tc->devs[i].uuid);
+		free(tc->devs[i].name);
 	}
 	free(tc->devs);
 	memset(tc, 0, sizeof *tc);

@@ -18,10 +18,11 @@ struct book;
 struct run_opts;
 
 /* A GPU a build may use: its CUDA_VISIBLE_DEVICES entry and, where
- * nvidia-smi names it, its UUID (else NULL). */
+ * nvidia-smi names it, its UUID and model (else NULL). */
 struct visible_gpu {
 	char *dev;
 	char *uuid;
+	char *name;
 };
 
 struct toolchain {
@@ -39,6 +40,12 @@ struct toolchain {
 	char *cuobjdump;    /* beside nvcc, or NULL */
 	char *ncu;          /* Nsight Compute beside nvcc, or NULL */
 	char *ncu_version;
+	/* Set by toolchain_use: the GPUs the build measures on, which an
+	 * experiment with gpus: all is given at once. */
+	int nused;
+	char *all_visible;  /* their entries, "a,b", for CUDA_VISIBLE_DEVICES;
+	                     * NULL when none is known (the inherited value stands) */
+	char *all_id;       /* entry, UUID and model of each, for cache keys */
 };
 
 /* Find what the build described by bk and o needs (see above). Never
@@ -46,6 +53,10 @@ struct toolchain {
  * matters. */
 void toolchain_init(struct toolchain *tc, const struct book *bk,
                     const struct run_opts *o);
+/* The build measures on n GPUs (0: every one in devs): the first n of
+ * devs, and past them the indices the workers use (workers.h). Sets
+ * nused, all_visible and all_id. */
+void toolchain_use(struct toolchain *tc, int n);
 /* NULL-safe; leaves tc zeroed. */
 void toolchain_free(struct toolchain *tc);
 

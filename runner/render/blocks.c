@@ -240,8 +240,15 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "<p class=\"provenance\">Ran ");
 		if (date)
 			buf_puts_html(out, date);
-		if (machine_str(c->s->b, "gpu") && e && e->cuda)
+		if (m.gpu_count > 1 && machine_str(c->s->b, "gpu") && e && e->cuda) {
+			buf_printf(out, " on %d × ", m.gpu_count);
+			buf_puts_html(out, machine_str(c->s->b, "gpu"));
+			buf_puts(out, " at once");
+		} else if (machine_str(c->s->b, "gpu") && e && e->cuda) {
 			gpu_html(out, c->s->b, m.gpu_uuid);
+		} else if (m.gpu_count > 1) {
+			buf_printf(out, " with %d GPUs visible", m.gpu_count);
+		}
 		buf_printf(out, " in %.1f s", m.seconds);
 		if (m.runs > 1)
 			buf_printf(out, " (%d runs)", m.runs);
