@@ -493,7 +493,8 @@ void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 
 	cmark_gfm_core_extensions_ensure_registered();
 	cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPTS, tree_mem());
-	static const char *exts[] = {"table", "strikethrough", "autolink"};
+	static const char *exts[] = {"table", "strikethrough", "autolink",
+	                             "tagfilter"};
 	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
 		cmark_parser_attach_syntax_extension(
 		    parser, cmark_find_syntax_extension(exts[i]));
