@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/exec.h"
 #include "render/manifest.h"
 #include "base/util.h"
 
@@ -129,6 +130,9 @@ static int json_write(const char *path, const cJSON *v)
 
 int manifest_write(struct manifest *m)
 {
+	/* The pages of a build asked to stop are made again by the next. */
+	if (exec_stopping())
+		return -1;
 	cJSON *all = cJSON_CreateObject();
 	cJSON_AddNumberToObject(all, "version", MANIFEST_VERSION);
 	cJSON_AddItemReferenceToObject(all, "pages", m->pages);

@@ -34,7 +34,8 @@ void manifest_put(struct manifest *m, const char *page, cJSON *entry);
  */
 const cJSON *manifest_file(const struct manifest *m, const char *file);
 void manifest_file_put(struct manifest *m, const char *file, cJSON *rec);
-/* Write this build's entries, if they changed. 0 or -1 (reported). */
+/* Write this build's entries, if they changed. 0 or -1 (reported); -1
+ * without a word once the build was asked to stop. */
 int manifest_write(struct manifest *m);
 
 /*
