@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/exec.h"
 #include "base/util.h"
 
 #define STORE_MAGIC "labbook-store 1\n"
@@ -238,8 +239,10 @@ int store_close(struct store *s)
 	size_t kept = 0;
 	for (size_t i = 0; i < s->n; i++)
 		kept += s->e[i].used;
-	/* Unchanged, and every entry read was used: the file stands. */
-	if (s->changed || kept != s->nread || (!s->text && kept)) {
+	/* Unchanged, and every entry read was used: the file stands. A build
+	 * asked to stop may not have used what it would have: it writes none. */
+	if (!exec_stopping() &&
+	    (s->changed || kept != s->nread || (!s->text && kept))) {
 		struct buf b = BUF_INIT;
 		buf_puts(&b, STORE_MAGIC);
 		for (size_t i = 0; i < s->n; i++) {

@@ -15,10 +15,12 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/exec.h"
 #include "base/highlight.h"
 #include "base/util.h"
 
 #define CMARK_OPTS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
+#define FEED_BYTES ((size_t)1 << 20)
 
 /* Parse the inside of "{{ ... }}" at line into an inline expression. */
 static void inline_parse(struct inline_expr *e, const char *s, size_t n,
@@ -57,6 +59,10 @@ struct parse {
 	size_t len;
 	const char **lines; /* the start of each source line, 1-based */
 	size_t nlines;
+	/* The line at offset line_off of the inline text of line_parent, so
+	 * the values of one paragraph are found in one pass over it. */
+	const void *line_parent, *line_ip;
+	int line_off, line_at;
 };
 
 static struct parse *parse_now; /* the chapter the inline parser is in */
@@ -88,9 +94,17 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 	int off = cmark_inline_parser_get_offset(ip);
 	if (c != '{' || !p || cmark_inline_parser_peek_at(ip, off + 1) != '{')
 		return NULL;
-	int line = cmark_node_get_start_line(parent);
-	for (int k = 0; k < off; k++)
+	int line = cmark_node_get_start_line(parent), k = 0;
+	if (p->line_parent == parent && p->line_ip == ip && p->line_off <= off) {
+		line = p->line_at;
+		k = p->line_off;
+	}
+	for (; k < off; k++)
 		line += cmark_inline_parser_peek_at(ip, k) == '\n';
+	p->line_parent = parent;
+	p->line_ip = ip;
+	p->line_off = off;
+	p->line_at = line;
 	struct buf text = BUF_INIT;
 	int end = off + 2, closed = 0;
 	for (;; end++) {
@@ -415,7 +429,8 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 	size_t ndirs = 0;
 	cmark_iter *it = cmark_iter_new(doc);
 	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE &&
+	       !exec_stopping()) {
 		cmark_node *n = cmark_iter_get_node(it);
 		cmark_node_type type = cmark_node_get_type(n);
 		struct pieces *w = ch->nsections ? &ch->sections[ch->nsections - 1].words
@@ -458,7 +473,7 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 	cmark_iter_free(it);
 
 	size_t sections = 0;
-	for (size_t i = 0; i < nnodes; i++) {
+	for (size_t i = 0; i < nnodes && !exec_stopping(); i++) {
 		cmark_node *n = nodes[i];
 		switch (cmark_node_get_type(n)) {
 		case CMARK_NODE_HEADING:
@@ -487,7 +502,7 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 
 void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 {
-	struct parse p = {ch, src, len, NULL, 0};
+	struct parse p = {ch, src, len, NULL, 0, NULL, NULL, 0, 0};
 	*ARRAY_PUSH(p.lines, p.nlines) = src;
 	for (size_t i = 0; i + 1 < len; i++)
 		if (src[i] == '\n')
@@ -495,18 +510,27 @@ void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 
 	cmark_gfm_core_extensions_ensure_registered();
 	cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPTS, tree_mem());
-	static const char *exts[] = {"table", "strikethrough", "autolink"};
+	static const char *exts[] = {"table", "strikethrough", "autolink",
+	                             "tagfilter"};
 	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
 		cmark_parser_attach_syntax_extension(
 		    parser, cmark_find_syntax_extension(exts[i]));
 	cmark_parser_attach_syntax_extension(parser, values_extension());
 	parse_now = &p;
-	cmark_parser_feed(parser, src, len);
+	/* In slices, so that a build asked to stop does so between them. */
+	for (size_t at = 0; at < len && !exec_stopping(); at += FEED_BYTES)
+		cmark_parser_feed(parser, src + at,
+		                  len - at < FEED_BYTES ? len - at : FEED_BYTES);
 	cmark_node *doc = cmark_parser_finish(parser);
 	parse_now = NULL;
 	cmark_llist *extlist = cmark_parser_get_syntax_extensions(parser);
 
 	chapter_walk(&p, doc, extlist);
+	/* A plan cut short is never rendered nor kept: the build stops. */
+	if (exec_stopping()) {
+		ch->error = xstrdup("the build was asked to stop");
+		goto out;
+	}
 	char *html = cmark_render_html_with_mem(doc, CMARK_OPTS, extlist,
 	                                        tree_mem());
 	pieces_split(&ch->body, html, strlen(html), ch);
@@ -533,6 +557,7 @@ void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 	}
 	free(ids);
 	free(titles);
+out:
 	for (size_t i = 0; i < nreplaced; i++)
 		cmark_node_free(replaced[i]);
 	free(replaced);

@@ -9,10 +9,18 @@
 
 #include <stddef.h>
 
-enum want { W_CHAPTERS = 1, W_TEMPLATES = 2, W_BUNDLE = 4, W_INPUTS = 8 };
+/* W_PARENT: the folder above one that is not there (yet), watched to
+ * learn when it is made again. */
+enum want {
+	W_CHAPTERS = 1,
+	W_TEMPLATES = 2,
+	W_BUNDLE = 4,
+	W_INPUTS = 8,
+	W_PARENT = 16
+};
 
 struct wdir {
-	int wd;
+	int wd; /* -1 while the folder is not there */
 	char *path;
 	int want; /* enum want, or'ed */
 };

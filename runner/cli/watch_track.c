@@ -21,24 +21,95 @@ static struct wdir *watch_dir_find(struct watch *w, const char *path)
 	return NULL;
 }
 
-/* Watch folder path for want. A folder that is not there is left out. */
+/* Events in a watched folder, and those of the folder itself. */
+#define WATCH_MASK                                                           \
+	(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE |  \
+	 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+/* The folder above path ("kernels/a" -> "kernels", "chapters" -> "."), or
+ * NULL above the top. */
+static char *dir_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strcmp(path, ".") ? xstrdup(".") : NULL;
+	if (slash == path)
+		return path[1] ? xstrdup("/") : NULL;
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/*
+ * Watch folder path for want. A folder that is not there is remembered,
+ * and the nearest folder above it that is there is watched, so that it is
+ * watched again once it is made (a checkout of another branch removes and
+ * makes folders).
+ */
 static void watch_dir_add(struct watch *w, const char *path, int want)
 {
 	struct wdir *d = watch_dir_find(w, path);
-	if (d && d->wd >= 0) {
-		d->want |= want;
-		return;
-	}
-	int wd = inotify_add_watch(w->ifd, path, IN_CLOSE_WRITE | IN_MOVED_TO |
-	                           IN_MOVED_FROM | IN_DELETE | IN_ONLYDIR);
-	if (wd < 0)
-		return;
 	if (!d) {
 		d = ARRAY_PUSH(w->dirs, w->ndirs);
 		d->path = xstrdup(path);
+		d->wd = -1;
+		d->want = 0;
 	}
-	d->wd = wd;
-	d->want = want;
+	d->want |= want;
+	if (d->wd >= 0)
+		return;
+	d->wd = inotify_add_watch(w->ifd, path, WATCH_MASK);
+	if (d->wd >= 0)
+		return;
+	char *up = dir_parent(path);
+	if (up)
+		watch_dir_add(w, up, W_PARENT);
+	free(up);
+}
+
+static void changes_add(struct changes *c, const char *path);
+
+/* Is a change to a folder watched for want news? The bundle's is only
+ * with bundle_too. */
+static int want_counts(int want, int bundle_too)
+{
+	return want & (W_CHAPTERS | W_TEMPLATES | W_INPUTS) ||
+	       (bundle_too && want & W_BUNDLE);
+}
+
+/*
+ * Watch again the folders that are back; each of the book's counts as
+ * changed, since what it holds was made while it was not watched.
+ */
+static void watch_rearm(struct watch *w, int bundle_too)
+{
+	for (int again = 1; again;) {
+		again = 0;
+		for (size_t i = 0; i < w->ndirs; i++) {
+			if (w->dirs[i].wd >= 0 || !w->dirs[i].want)
+				continue;
+			char *path = xstrdup(w->dirs[i].path);
+			int want = w->dirs[i].want;
+			watch_dir_add(w, path, want);
+			if (watch_dir_find(w, path)->wd >= 0) {
+				again = 1;
+				if (want_counts(want, bundle_too))
+					changes_add(&w->pending, path);
+			}
+			free(path);
+		}
+	}
+}
+
+/* The folder of d is gone, or moved away: it is not watched until it is
+ * back. */
+static void watch_dir_lost(struct watch *w, struct wdir *d, int moved,
+                           int bundle_too)
+{
+	if (moved)
+		inotify_rm_watch(w->ifd, d->wd);
+	d->wd = -1;
+	if (want_counts(d->want, bundle_too))
+		changes_add(&w->pending, d->path);
+	watch_rearm(w, bundle_too);
 }
 
 void watch_ids_free(struct watch *w)
@@ -188,13 +259,23 @@ static void watch_event(struct watch *w, const struct inotify_event *ev,
 		w->pending.overflow = 1;
 		return;
 	}
-	if (!ev->len || name_temporary(ev->name))
-		return;
-	const struct wdir *d = NULL;
+	struct wdir *d = NULL;
 	for (size_t i = 0; i < w->ndirs && !d; i++)
 		if (w->dirs[i].wd == ev->wd)
 			d = &w->dirs[i];
-	if (!d || !d->want)
+	if (!d)
+		return;
+	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
+		watch_dir_lost(w, d, (ev->mask & IN_MOVE_SELF) != 0, bundle_too);
+		return;
+	}
+	if (ev->mask & IN_ISDIR && ev->mask & (IN_CREATE | IN_MOVED_TO) &&
+	    d->want & W_PARENT) {
+		watch_rearm(w, bundle_too);
+		return;
+	}
+	if (ev->mask & IN_CREATE || !ev->len || name_temporary(ev->name) ||
+	    !(d->want & ~W_PARENT))
 		return;
 	char *path = strcmp(d->path, ".") ? path_join(d->path, ev->name)
 	                                  : xstrdup(ev->name);

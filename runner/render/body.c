@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "base/exec.h"
 #include "render/blocks.h"
 #include "render/box.h"
 #include "render/page.h"
@@ -34,7 +35,7 @@ void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
 {
 	*after_title = 0;
 	const struct pieces *p = &c->ch->body;
-	for (size_t i = 0; i < p->n; i++) {
+	for (size_t i = 0; i < p->n && !exec_stopping(); i++) {
 		const struct piece *x = &p->v[i];
 		switch (x->kind) {
 		case PIECE_TEXT:

@@ -17,6 +17,10 @@ enum { WIDE, NARROW };
 /* Each drawing's width in CSS pixels, by WIDE and NARROW. */
 extern const int chart_width[2];
 #define CHART_FONT_PX 13
+/* What a reader can tell apart in one chart; beyond, the chart is an
+ * error at its directive. */
+#define CHART_MAX_SERIES 64
+#define CHART_MAX_POINTS 20000
 
 /* A chart made (plot.h): its files, its size, and what is said of it. */
 struct plot {

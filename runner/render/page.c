@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/exec.h"
 #include "render/box.h"
 #include "render/live.h"
 #include "render/machines.h"
@@ -227,6 +228,9 @@ static char *page_frame(const struct site_ctx *s, const struct page *pg,
 
 int page_write(const struct site_ctx *s, const struct page *pg)
 {
+	/* What a build asked to stop made may be cut short. */
+	if (exec_stopping())
+		return -1;
 	char *html = page_frame(s, pg, pg->content);
 	char *path = path_join(s->o->dir, pg->file);
 	int rc = file_write_if_changed(path, html, strlen(html),
@@ -270,6 +274,8 @@ int page_write_book(const struct site_ctx *s, const char *file,
 int page_write_stream(const struct site_ctx *s, const struct page *pg,
                       int (*content)(int fd, void *arg), void *arg)
 {
+	if (exec_stopping())
+		return -1;
 	char *html = page_frame(s, pg, CONTENT_MARK);
 	char *path = path_join(s->o->dir, pg->file);
 	char *mark = strstr(html, CONTENT_MARK);

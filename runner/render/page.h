@@ -43,7 +43,8 @@ char *nav_link(const struct site_ctx *s, const struct chapter *ch,
 void banner_html(const struct bundle *b, const struct site_opts *o,
                  struct buf *out);
 
-/* Fill the template with pg and write it if it changed. 0 or -1. */
+/* Fill the template with pg and write it if it changed. 0 or -1; -1
+ * without a word once the build was asked to stop (exec_stopping). */
 int page_write(const struct site_ctx *s, const struct page *pg);
 /* page_write for a page of the whole book, not of a chapter: content under
  * the book's contents; next: its "next" link ("" for none); tail: HTML

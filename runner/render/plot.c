@@ -194,6 +194,24 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 		*ARRAY_PUSH(s->pts, s->n) = p;
 		s->err_bars |= p.has_err && fabs(p.hi - p.lo) > 0.01 * fabs(p.y);
 		out->npoints++;
+		/* Stopping here keeps the search for a series short. */
+		if (c->nser > CHART_MAX_SERIES || out->npoints > CHART_MAX_POINTS ||
+		    c->ncats > CHART_MAX_POINTS)
+			break;
+	}
+	if (c->nser > CHART_MAX_SERIES || out->npoints > CHART_MAX_POINTS ||
+	    c->ncats > CHART_MAX_POINTS) {
+		int many = c->nser > CHART_MAX_SERIES;
+		chart_fail(out, c->path, d->line, "chart '%s': more than %d %s of "
+		          "'%s' to draw, more than a reader can tell apart; draw "
+		          "those the text discusses with where: (e.g. where: %s=...), "
+		          "and pick out a few with highlight:, or split the chart",
+		          d->id, many ? CHART_MAX_SERIES : CHART_MAX_POINTS,
+		          many ? "series" : "points", data,
+		          many && c->sf ? c->sf : c->xf);
+		free(lo_f);
+		free(hi_f);
+		goto out;
 	}
 	free(lo_f);
 	free(hi_f);

@@ -15,6 +15,7 @@
 #include "render/body.h"
 #include "render/book_pages.h"
 #include "render/box.h"
+#include "render/html_close.h"
 #include "render/gnuplot.h"
 #include "render/live.h"
 #include "render/machines.h"
@@ -65,6 +66,8 @@ static int chapter_page(struct page_ctx *c)
 			           after_title ? "" : "\n");
 		buf_put(&content, body.data + after_title, body.len - after_title);
 	}
+	/* No chapter's raw HTML reaches the page around it, or the next chapter. */
+	html_close(&content);
 	onebook_add(s->book, i, content.data);
 	toc_html(s, c->ch, &nav);
 	toc_fold_html(s, c->ch, &fold);

@@ -16,6 +16,9 @@
 #include "book/format.h"
 #include "base/util.h"
 
+/* Rows a page shows; the records file has them all. */
+#define TABLE_MAX_ROWS 400
+
 struct tcol {
 	char *field;
 	char *label; /* the header; NULL: the field's name */
@@ -225,7 +228,7 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "</th>");
 	}
 	buf_puts(out, "</tr></thead><tbody>\n");
-	for (size_t i = 0; i < nrows; i++) {
+	for (size_t i = 0; i < nrows && i < TABLE_MAX_ROWS; i++) {
 		buf_puts(out, row_wrong(rows[i]) ? "<tr class=\"wrong\">" : "<tr>");
 		for (size_t k = 0; k < ncols; k++) {
 			buf_puts(out, cols[k].num ? "<td class=\"num\">" : "<td>");
@@ -236,6 +239,12 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody></table></div>\n");
+	if (nrows > TABLE_MAX_ROWS) {
+		buf_printf(out, "<p class=\"note\">The first %d of %zu rows; all "
+		           "are in <a href=\"data/", TABLE_MAX_ROWS, nrows);
+		buf_puts_html(out, data);
+		buf_puts(out, ".jsonl\">the records file</a>.</p>\n");
+	}
 	launches_note(rows, nrows, cols, ncols, out);
 out:
 	for (size_t k = 0; k < ncols; k++) {
