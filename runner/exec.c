@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +38,10 @@ void exec_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* Under nohup, a hangup is not a reason to stop. */
+	struct sigaction hup;
+	if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 }
 
 int exec_stopping(void)
@@ -53,9 +59,32 @@ void exec_forked(void)
 		stop_pipe[0] = stop_pipe[1] = -1;
 }
 
+int exec_die_with_parent(pid_t parent, int sig)
+{
+	if (prctl(PR_SET_PDEATHSIG, sig) != 0)
+		return -1;
+	/* The parent may have died before the line above: then no signal
+	 * comes, and its child has a new parent already. */
+	return getppid() == parent ? 0 : -1;
+}
+
+/* The signals the keeper of a run waits for; blocked from before its fork,
+ * so none is lost or runs labbook's handler in it. */
+static void keeper_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
 static void child_exec(char *const argv[], char *const env[], int out_fd)
 {
-	setpgid(0, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	int null = open("/dev/null", O_RDONLY);
@@ -68,6 +97,55 @@ static void child_exec(char *const argv[], char *const env[], int out_fd)
 	execvp(argv[0], argv);
 	dprintf(2, "labbook: cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
+}
+
+/*
+ * The leader of a run's process group: it starts the program in the group
+ * and waits for it. When labbook dies, even by SIGKILL, the kernel tells
+ * it (PR_SET_PDEATHSIG) and it kills the whole group, itself included, so
+ * nothing a run started outlives labbook. Signals sent to the group reach
+ * the program; the keeper ends as the program ended, so labbook sees the
+ * program's own status.
+ */
+static void child_keep(char *const argv[], char *const env[], int out_fd,
+                       pid_t parent)
+{
+	setpgid(0, 0);
+	signal(SIGCHLD, SIG_DFL);
+	if (exec_die_with_parent(parent, SIGUSR1) != 0)
+		_exit(127);
+	pid_t pid = fork();
+	if (pid < 0) {
+		dprintf(out_fd, "labbook: cannot run %s: %s\n", argv[0],
+		        strerror(errno));
+		_exit(127);
+	}
+	if (pid == 0)
+		child_exec(argv, env, out_fd);
+	close(out_fd);
+	sigset_t waited;
+	keeper_signals(&waited);
+	for (;;) {
+		int sig = sigwaitinfo(&waited, NULL);
+		int status;
+		if (sig == SIGUSR1 && getppid() != parent)
+			kill(0, SIGKILL);
+		if (sig != SIGCHLD || waitpid(pid, &status, WNOHANG) != pid)
+			continue;
+		if (WIFEXITED(status))
+			_exit(WEXITSTATUS(status));
+		/* End by the same signal, without a core of the keeper. */
+		sig = WTERMSIG(status);
+		struct rlimit no_core = {0, 0};
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(sig, SIG_DFL);
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		kill(getpid(), sig);
+		_exit(128 + sig);
+	}
 }
 
 /* A descriptor that becomes readable when pid exits, or -1 where the
@@ -153,15 +231,21 @@ static int kill_group(pid_t pid, int pidfd, int *status)
 static pid_t spawn(char *const argv[], char *const env[], int out_fd,
                    int close_fd)
 {
+	sigset_t waited, old;
+	keeper_signals(&waited);
+	sigprocmask(SIG_BLOCK, &waited, &old);
+	pid_t parent = getpid();
 	pid_t pid = fork();
-	if (pid < 0) {
-		diag("cannot run %s: %s", argv[0], strerror(errno));
-		return -1;
-	}
 	if (pid == 0) {
 		if (close_fd >= 0)
 			close(close_fd);
-		child_exec(argv, env, out_fd);
+		child_keep(argv, env, out_fd, parent);
+	}
+	int err = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		diag("cannot run %s: %s", argv[0], strerror(err));
+		return -1;
 	}
 	setpgid(pid, pid);
 	return pid;

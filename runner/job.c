@@ -156,6 +156,7 @@ struct job {
 	struct exper *e;
 	char *tmpdir, *rec_path, *env_rec, *dep;
 	char **vars, **env, **argv;
+	size_t nvars;        /* env is vars, then LAB_RECORDS */
 	double timeout;
 	int nruns, ran, ok, rec_bad, rec_unread, unstarted, done;
 	char who[24];        /* "GPU n: " where several GPUs run at once */
@@ -180,8 +181,6 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 	if (gpu >= 0)
 		snprintf(j->who, sizeof j->who, "GPU %d: ", gpu);
 	j->tmpdir = bundle_scratch_dir(b);
-	j->rec_path = xasprintf("%s/%s.jsonl", j->tmpdir, e->id);
-	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path);
 	j->dep = command_deps(e);
 	j->vars = command_env(e);
 	while (j->vars[nvars])
@@ -189,7 +188,7 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 	j->env = xcalloc(nvars + 2, sizeof *j->env);
 	for (size_t i = 0; i < nvars; i++)
 		j->env[i] = j->vars[i];
-	j->env[nvars] = j->env_rec;
+	j->nvars = nvars;
 	j->argv = command_run(e);
 	j->timeout = e->timeout > 0 ? e->timeout : o->timeout;
 	j->nruns = e->runs > 0 ? e->runs : 1;
@@ -360,8 +359,22 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 		free(r->out);
 	}
 	memset(r, 0, sizeof *r);
-	unlink(j->rec_path);
+	/* A file of this run's own: a process of an earlier run that is
+	 * still writing (a build killed with it running) writes elsewhere. */
+	free(j->rec_path);
+	free(j->env_rec);
+	j->rec_path = bundle_scratch_new(b, e->id);
+	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path ? j->rec_path : "");
+	j->env[j->nvars] = j->env_rec;
+	if (!j->rec_path) {
+		exper_fail(e, xasprintf("the results folder %s cannot be written",
+		                        b->dir));
+		j->ok = 0;
+		j->done = 1;
+		return;
+	}
 	if (exec_run(j->argv, j->env, j->timeout, o->output_cap, r) != 0) {
+		unlink(j->rec_path);
 		j->ok = 0;
 		j->unstarted = 1;
 		job_finish(j, b, o, tc, t0);

@@ -4,9 +4,11 @@
  * A build takes its runs in rounds: the first run of every experiment,
  * then the second of every experiment, and so on, so the runs of one
  * experiment lie minutes apart and a slow minute of the host falls on one
- * of them, which the merge (merge.h) outvotes. Each run gets
- * LAB_RECORDS=<bundle>/.tmp/<id>.jsonl and the experiment's env, in its own
- * process group, killed at its timeout or when labbook is asked to stop.
+ * of them, which the merge (merge.h) outvotes. Each run gets a records
+ * file of its own, LAB_RECORDS=<bundle>/.tmp/<id>.jsonl.tmp.PID.N
+ * (bundle_scratch_new), and the experiment's env, in its own process
+ * group, killed at its timeout, when labbook is asked to stop, or when
+ * labbook dies (exec.h).
  *
  * What a run leaves is made safe when it is recorded: the output and every
  * string of the records have NUL, control characters and invalid UTF-8

@@ -1,0 +1,67 @@
+/* lock.c - the project lock (lock.h). */
+#define _GNU_SOURCE
+#include "lock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "exec.h"
+#include "util.h"
+
+/* The process id the holder wrote into the lock file, or 0. */
+static long lock_holder(int fd)
+{
+	char text[32];
+	ssize_t n = pread(fd, text, sizeof text - 1, 0);
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	long pid = strtol(text, NULL, 10);
+	return pid > 0 ? pid : 0;
+}
+
+int lock_take(void)
+{
+	int fd = open(LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* A book that cannot be written may still be rendered elsewhere;
+	 * a lock needs only a descriptor of the file. */
+	if (fd < 0 && (errno == EACCES || errno == EROFS))
+		fd = open(LOCK_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diag("cannot lock the project: %s: %s", LOCK_PATH, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK)
+			goto fail;
+		long pid = lock_holder(fd);
+		if (pid)
+			fprintf(stderr, "labbook: waiting for the build of PID %ld in "
+			        "this project (it holds %s)...\n", pid, LOCK_PATH);
+		else
+			fprintf(stderr, "labbook: waiting for another build in this "
+			        "project (it holds %s)...\n", LOCK_PATH);
+		/* A stop signal interrupts flock (the handlers do not restart). */
+		while (!exec_stopping() && flock(fd, LOCK_EX) != 0)
+			if (errno != EINTR)
+				goto fail;
+		if (exec_stopping()) {
+			close(fd);
+			return -1;
+		}
+	}
+	char text[32];
+	int len = snprintf(text, sizeof text, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0)
+		(void)!pwrite(fd, text, (size_t)len, 0);
+	return fd;
+fail:
+	diag("cannot lock the project: %s: %s", LOCK_PATH, strerror(errno));
+	close(fd);
+	return -1;
+}
