@@ -301,8 +301,10 @@ static int pid_is_labbook(long pid)
 		return 0;
 	if (m <= 0) /* no way to tell: keep its files */
 		return 1;
-	/* A pid used again, by another program, is not labbook. */
-	return n == m && !memcmp(theirs, ours, (size_t)n);
+	/* A pid used again, by another program, is not labbook (which may
+	 * run under another name itself: valgrind). */
+	return (n == m && !memcmp(theirs, ours, (size_t)n)) ||
+	       !strcmp(theirs, "labbook\n");
 }
 
 size_t dir_remove_stale_temps(const char *dir, int depth)

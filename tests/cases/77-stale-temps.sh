@@ -30,7 +30,7 @@ ln -s "$PWD/elsewhere.tmp.$dead" "site/link.tmp.$dead"
 "$LABBOOK" watch --results res --site site --templates "$ROOT/templates" \
 	--no-run > watch.txt 2>&1 &
 watcher=$!
-echo half > "site/live.js.tmp.$watcher"
+echo half > "site/draft.html.tmp.$watcher"
 build --no-run
 kill "$watcher"
 wait "$watcher"
@@ -45,5 +45,5 @@ expect_no_file site/a.html.tmp.99999
 expect_file site/notes.tmp.txt
 expect_file site/v1.tmp.2x
 [ -L "site/link.tmp.$dead" ] || fail "a symlink was removed"
-expect_file "site/live.js.tmp.$watcher"
+expect_file "site/draft.html.tmp.$watcher"
 true
