@@ -316,18 +316,20 @@ size_t dir_remove_stale_temps(const char *dir, int depth)
 		const char *name = de->d_name;
 		if (!strcmp(name, ".") || !strcmp(name, ".."))
 			continue;
+		long pid = temp_owner(name);
+		int type = de->d_type;
+		if (type != DT_DIR && type != DT_UNKNOWN && !pid)
+			continue;
 		char *path = path_join(dir, name);
 		struct stat st;
-		long pid;
-		if (lstat(path, &st) != 0) {
-			/* gone meanwhile */
-		} else if (S_ISDIR(st.st_mode)) {
-			if (depth > 0)
-				removed += dir_remove_stale_temps(path, depth - 1);
-		} else if (S_ISREG(st.st_mode) && (pid = temp_owner(name)) &&
-		           !pid_is_labbook(pid) && unlink(path) == 0) {
+		if (type == DT_UNKNOWN && lstat(path, &st) == 0)
+			type = S_ISDIR(st.st_mode) ? DT_DIR
+			       : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+		if (type == DT_DIR && depth > 0)
+			removed += dir_remove_stale_temps(path, depth - 1);
+		else if (type == DT_REG && pid && !pid_is_labbook(pid) &&
+		         unlink(path) == 0)
 			removed++;
-		}
 		free(path);
 	}
 	if (dp)

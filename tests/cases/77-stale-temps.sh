@@ -31,6 +31,7 @@ ln -s "$PWD/elsewhere.tmp.$dead" "site/link.tmp.$dead"
 	--no-run > watch.txt 2>&1 &
 watcher=$!
 echo half > "site/draft.html.tmp.$watcher"
+timeout 20 flock .labbook.lock true || fail "watch holds the project lock between builds"
 build --no-run
 kill "$watcher"
 wait "$watcher"
