@@ -55,11 +55,12 @@ touch alive
 # gone PID: the process ended (a zombie counts as ended).
 gone() { ! grep -qv '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
 
-# held SIGNAL: start a build whose experiment holds, send labbook SIGNAL
-# once the experiment runs; RC, OUT and the experiment's pids are set.
+# held SIGNAL [COMMAND]: start a build (or COMMAND) whose experiment holds,
+# send labbook SIGNAL once the experiment runs; RC, OUT and the
+# experiment's pids are set.
 held() {
 	touch hold
-	lb_bg build --results res --site site --templates "$ROOT/templates" \
+	lb_bg "${2:-build}" --results res --site site --templates "$ROOT/templates" \
 		--quiet --rerun sq > out.txt 2>&1
 	local pid=$BG
 	read -r EXP CHILD PGID < <(timeout 20 cat ready) ||
@@ -101,5 +102,10 @@ expect_rc 129
 expect_err "labbook: hangup (the terminal was closed); the build stopped"
 expect_err "experiment 'sq' interrupted"
 expect_same res/sq.jsonl good.jsonl
+# labbook watch killed: its build, and the build's experiment, end too.
+held KILL watch
+expect_rc 137
+expect_same res/sq.jsonl good.jsonl
+
 ls -a res res/.tmp site | grep -q '\.tmp\.' && fail "temporary files left: $(ls -a res res/.tmp site)"
 true
