@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -345,6 +346,41 @@ int exec_run(char *const argv[], char *const env[], double timeout,
 	buf_puts(&out, "");
 	r->out = buf_detach(&out);
 	return 0;
+}
+
+int exec_flock_wait(int fd)
+{
+	/* flock itself cannot wait on the stop pipe: a child takes the lock
+	 * for the description it shares with labbook, and labbook waits for
+	 * the child or a stop signal, whichever comes first. */
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (exec_die_with_parent(parent, SIGKILL) != 0)
+			_exit(1);
+		_exit(flock(fd, LOCK_EX) == 0 ? 0 : 1);
+	}
+	if (pid < 0) {
+		diag("cannot wait for the lock: %s", strerror(errno));
+		return -1;
+	}
+	int pidfd = pidfd_of(pid), status = 0, reaped = 0;
+	while (!stop_signal && !reaped) {
+		int ready;
+		wait_fds(&pidfd, 1, -1, &ready, pidfd < 0);
+		reaped = waitpid(pid, &status, WNOHANG) == pid;
+	}
+	if (!reaped) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (reaped && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (!stop_signal)
+		diag("the wait for the lock ended without it");
+	return -1;
 }
 
 int exec_start(struct exec_proc *p, char *const argv[], const char *log_path,

@@ -70,6 +70,13 @@ int exec_wait_any(struct exec_proc *ps, size_t n);
 /* Release what exec_start took; the slot becomes free. NULL-safe. */
 void exec_proc_close(struct exec_proc *p);
 
+/*
+ * Wait until the flock on fd is taken (LOCK_EX), or labbook is asked to
+ * stop. 0 once it holds the lock, or -1: stopped (exec_stopping() says
+ * by which signal) or the wait failed (reported).
+ */
+int exec_flock_wait(int fd);
+
 /* Output of a short command, or NULL if it failed to run or exit 0. */
 char *exec_capture(char *const argv[], double timeout);
 

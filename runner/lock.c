@@ -46,11 +46,7 @@ int lock_take(void)
 		else
 			fprintf(stderr, "labbook: waiting for another build in this "
 			        "project (it holds %s)...\n", LOCK_PATH);
-		/* A stop signal interrupts flock (the handlers do not restart). */
-		while (!exec_stopping() && flock(fd, LOCK_EX) != 0)
-			if (errno != EINTR)
-				goto fail;
-		if (exec_stopping()) {
+		if (exec_flock_wait(fd) != 0) {
 			close(fd);
 			return -1;
 		}
