@@ -28,10 +28,17 @@ static long lock_holder(int fd)
 int lock_take(void)
 {
 	int fd = open(LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	/* A book that cannot be written may still be rendered elsewhere;
-	 * a lock needs only a descriptor of the file. */
-	if (fd < 0 && (errno == EACCES || errno == EROFS))
+	/* A book that cannot be written may still be rendered elsewhere
+	 * (--site): a lock needs only a descriptor of the file, and where
+	 * there is none, no build can write the book either. */
+	if (fd < 0 && (errno == EACCES || errno == EROFS)) {
 		fd = open(LOCK_PATH, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT) {
+			fprintf(stderr, "labbook: this folder cannot be written, so "
+			        "the build takes no lock (%s)\n", LOCK_PATH);
+			return open("/dev/null", O_RDONLY | O_CLOEXEC);
+		}
+	}
 	if (fd < 0) {
 		diag("cannot lock the project: %s: %s", LOCK_PATH, strerror(errno));
 		return -1;

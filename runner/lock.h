@@ -19,7 +19,9 @@
  * while another build holds it, and write this process's id into the file
  * for the next one to name. Returns the descriptor that holds the lock
  * (closing it, or exiting, releases it), or -1: reported, or interrupted
- * while waiting (exec_stopping() then says by which signal).
+ * while waiting (exec_stopping() then says by which signal). In a folder
+ * that cannot be written and has no lock file, it says so and returns a
+ * descriptor that holds nothing.
  */
 int lock_take(void);
 
