@@ -7,6 +7,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +39,10 @@ void exec_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* Under nohup, a hangup is not a reason to stop. */
+	struct sigaction hup;
+	if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 }
 
 int exec_stopping(void)
@@ -53,10 +60,33 @@ void exec_forked(void)
 		stop_pipe[0] = stop_pipe[1] = -1;
 }
 
+int exec_die_with_parent(pid_t parent, int sig)
+{
+	if (prctl(PR_SET_PDEATHSIG, sig) != 0)
+		return -1;
+	/* The parent may have died before the line above: then no signal
+	 * comes, and its child has a new parent already. */
+	return getppid() == parent ? 0 : -1;
+}
+
+/* The signals the keeper of a run waits for; blocked from before its fork,
+ * so none is lost or runs labbook's handler in it. */
+static void keeper_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
 static void child_exec(const char *path, char *const argv[],
                        char *const env[], int out_fd)
 {
-	setpgid(0, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	int null = open("/dev/null", O_RDONLY);
@@ -69,6 +99,55 @@ static void child_exec(const char *path, char *const argv[],
 	execvp(path, argv);
 	dprintf(2, "labbook: cannot run %s: %s\n", path, strerror(errno));
 	_exit(127);
+}
+
+/*
+ * The leader of a run's process group: it starts the program in the group
+ * and waits for it. When labbook dies, even by SIGKILL, the kernel tells
+ * it (PR_SET_PDEATHSIG) and it kills the whole group, itself included, so
+ * nothing a run started outlives labbook. Signals sent to the group reach
+ * the program; the keeper ends as the program ended, so labbook sees the
+ * program's own status.
+ */
+static void child_keep(const char *path, char *const argv[],
+                       char *const env[], int out_fd, pid_t parent)
+{
+	setpgid(0, 0);
+	signal(SIGCHLD, SIG_DFL);
+	if (exec_die_with_parent(parent, SIGUSR1) != 0)
+		_exit(127);
+	pid_t pid = fork();
+	if (pid < 0) {
+		dprintf(out_fd, "labbook: cannot run %s: %s\n", path,
+		        strerror(errno));
+		_exit(127);
+	}
+	if (pid == 0)
+		child_exec(path, argv, env, out_fd);
+	close(out_fd);
+	sigset_t waited;
+	keeper_signals(&waited);
+	for (;;) {
+		int sig = sigwaitinfo(&waited, NULL);
+		int status;
+		if (sig == SIGUSR1 && getppid() != parent)
+			kill(0, SIGKILL);
+		if (sig != SIGCHLD || waitpid(pid, &status, WNOHANG) != pid)
+			continue;
+		if (WIFEXITED(status))
+			_exit(WEXITSTATUS(status));
+		/* End by the same signal, without a core of the keeper. */
+		sig = WTERMSIG(status);
+		struct rlimit no_core = {0, 0};
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(sig, SIG_DFL);
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		kill(getpid(), sig);
+		_exit(128 + sig);
+	}
 }
 
 /* A descriptor that becomes readable when pid exits, or -1 where the
@@ -154,15 +233,21 @@ static int kill_group(pid_t pid, int pidfd, int *status)
 static pid_t spawn(const char *path, char *const argv[], char *const env[],
                    int out_fd, int close_fd)
 {
+	sigset_t waited, old;
+	keeper_signals(&waited);
+	sigprocmask(SIG_BLOCK, &waited, &old);
+	pid_t parent = getpid();
 	pid_t pid = fork();
-	if (pid < 0) {
-		diag("cannot run %s: %s", path, strerror(errno));
-		return -1;
-	}
 	if (pid == 0) {
 		if (close_fd >= 0)
 			close(close_fd);
-		child_exec(path, argv, env, out_fd);
+		child_keep(path, argv, env, out_fd, parent);
+	}
+	int err = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		diag("cannot run %s: %s", path, strerror(err));
+		return -1;
 	}
 	setpgid(pid, pid);
 	return pid;
@@ -268,6 +353,41 @@ int exec_run_as(const char *path, char *const argv[], char *const env[],
 	buf_puts(&out, "");
 	r->out = buf_detach(&out);
 	return 0;
+}
+
+int exec_flock_wait(int fd)
+{
+	/* flock itself cannot wait on the stop pipe: a child takes the lock
+	 * for the description it shares with labbook, and labbook waits for
+	 * the child or a stop signal, whichever comes first. */
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (exec_die_with_parent(parent, SIGKILL) != 0)
+			_exit(1);
+		_exit(flock(fd, LOCK_EX) == 0 ? 0 : 1);
+	}
+	if (pid < 0) {
+		diag("cannot wait for the lock: %s", strerror(errno));
+		return -1;
+	}
+	int pidfd = pidfd_of(pid), status = 0, reaped = 0;
+	while (!stop_signal && !reaped) {
+		int ready;
+		wait_fds(&pidfd, 1, -1, &ready, pidfd < 0);
+		reaped = waitpid(pid, &status, WNOHANG) == pid;
+	}
+	if (!reaped) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (reaped && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (!stop_signal)
+		diag("the wait for the lock ended without it");
+	return -1;
 }
 
 int exec_start(struct exec_proc *p, char *const argv[], const char *log_path,

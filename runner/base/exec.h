@@ -4,9 +4,15 @@
  * started from argv arrays, never through a shell.
  *
  * Waiting never sleeps: labbook blocks in poll on the output pipe, a pidfd
- * for the child's exit and a pipe that SIGINT and SIGTERM write to, so it
- * wakes the moment any of them happens. (On a kernel without pidfd, the
- * wait for an exit is cut into 20 ms slices.)
+ * for the child's exit and a pipe that SIGINT, SIGTERM and SIGHUP write
+ * to, so it wakes the moment any of them happens. (On a kernel without
+ * pidfd, the wait for an exit is cut into 20 ms slices.)
+ *
+ * Nothing a program started outlives labbook: the leader of its process
+ * group is a small keeper process, forked from labbook, that runs the
+ * program and waits for it, and kills the whole group when labbook dies,
+ * even by SIGKILL (PR_SET_PDEATHSIG). Only a process that leaves the group
+ * (setsid) escapes it.
  */
 #ifndef LB_EXEC_H
 #define LB_EXEC_H
@@ -68,6 +74,13 @@ int exec_wait_any(struct exec_proc *ps, size_t n);
 /* Release what exec_start took; the slot becomes free. NULL-safe. */
 void exec_proc_close(struct exec_proc *p);
 
+/*
+ * Wait until the flock on fd is taken (LOCK_EX), or labbook is asked to
+ * stop. 0 once it holds the lock, or -1: stopped (exec_stopping() says
+ * by which signal) or the wait failed (reported).
+ */
+int exec_flock_wait(int fd);
+
 /* Output of a short command, or NULL if it failed to run or exit 0. */
 char *exec_capture(char *const argv[], double timeout);
 
@@ -86,12 +99,18 @@ void argv_free(char **argv);
  * quote), so the line runs as the words it shows. Caller frees. */
 char *argv_join(char *const argv[]);
 
-/* Install SIGINT/SIGTERM handlers that stop the run cleanly. */
+/* Install SIGINT, SIGTERM and SIGHUP handlers that stop the run cleanly. */
 void exec_catch_signals(void);
 /* Was labbook asked to stop? (the signal number, or 0) */
 int exec_stopping(void);
 /* In a process labbook forked to work on its own (a GPU worker): take a
  * wake-up pipe of its own, so the parent's signals do not wake it. */
 void exec_forked(void);
+/*
+ * In a child just forked from parent: have the kernel send it sig when
+ * parent dies, however it dies. 0, or -1 when parent is gone already (the
+ * child should end at once) or the kernel refused.
+ */
+int exec_die_with_parent(pid_t parent, int sig);
 
 #endif

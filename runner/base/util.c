@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -147,7 +148,7 @@ char *file_read(const char *path, size_t *len)
 int file_write_atomic_with(const char *path, int (*fill)(int fd, void *arg),
                           void *arg)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *tmp = file_temp_name(path, -1);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int rc = -1;
 	if (fd >= 0 && fill(fd, arg) == 0) {
@@ -164,6 +165,91 @@ int file_write_atomic_with(const char *path, int (*fill)(int fd, void *arg),
 	}
 	free(tmp);
 	return rc ? -1 : 0;
+}
+
+char *file_temp_name(const char *path, long n)
+{
+	if (n < 0)
+		return xasprintf("%s.tmp.%ld", path, (long)getpid());
+	return xasprintf("%s.tmp.%ld.%ld", path, (long)getpid(), n);
+}
+
+/* The process that wrote a temporary file named name, or 0 when the name
+ * is not one file_temp_name makes. */
+static long temp_owner(const char *name)
+{
+	const char *at = NULL;
+	for (const char *p = strstr(name, ".tmp."); p; p = strstr(p + 1, ".tmp."))
+		at = p;
+	if (!at || at == name)
+		return 0;
+	char *end;
+	errno = 0;
+	long pid = strtol(at + 5, &end, 10);
+	if (!isdigit((unsigned char)at[5]) || errno || pid <= 0)
+		return 0;
+	if (*end == '.' && isdigit((unsigned char)end[1]))
+		strtol(end + 1, &end, 10);
+	return *end ? 0 : pid;
+}
+
+/* Is pid a running labbook (this one included)? A process of another
+ * user whose name cannot be read counts as one. */
+static int pid_is_labbook(long pid)
+{
+	if (pid == (long)getpid())
+		return 1;
+	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return 0;
+	char path[64], theirs[64] = "", ours[64] = "";
+	snprintf(path, sizeof path, "/proc/%ld/comm", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT;
+	ssize_t n = read(fd, theirs, sizeof theirs - 1);
+	close(fd);
+	fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+	ssize_t m = fd >= 0 ? read(fd, ours, sizeof ours - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) /* it ended meanwhile */
+		return 0;
+	if (m <= 0) /* no way to tell: keep its files */
+		return 1;
+	/* A pid used again, by another program, is not labbook (which may
+	 * run under another name itself: valgrind). */
+	return (n == m && !memcmp(theirs, ours, (size_t)n)) ||
+	       !strcmp(theirs, "labbook\n");
+}
+
+size_t dir_remove_stale_temps(const char *dir, int depth)
+{
+	size_t removed = 0;
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	while (dp && (de = readdir(dp))) {
+		const char *name = de->d_name;
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		long pid = temp_owner(name);
+		int type = de->d_type;
+		if (type != DT_DIR && type != DT_UNKNOWN && !pid)
+			continue;
+		char *path = path_join(dir, name);
+		struct stat st;
+		if (type == DT_UNKNOWN && lstat(path, &st) == 0)
+			type = S_ISDIR(st.st_mode) ? DT_DIR
+			       : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+		if (type == DT_DIR && depth > 0)
+			removed += dir_remove_stale_temps(path, depth - 1);
+		else if (type == DT_REG && pid && !pid_is_labbook(pid) &&
+		         unlink(path) == 0)
+			removed++;
+		free(path);
+	}
+	if (dp)
+		closedir(dp);
+	return removed;
 }
 
 struct bytes {

@@ -55,8 +55,9 @@ char *file_read_regular(const char *path, size_t cap, size_t *len, char **why);
 /* Is path a regular file (symlinks followed)? */
 int file_is_regular(const char *path);
 /*
- * Write data to path through a temporary file in the same folder and a
- * rename, so readers never see half a file. 0 or -1 (reported).
+ * Write data to path through a temporary file in the same folder
+ * (file_temp_name) and a rename, so readers never see half a file. 0 or
+ * -1 (reported).
  */
 int file_write_atomic(const char *path, const void *data, size_t len);
 /* The same, with what fill(fd, arg) writes (0, or -1 with errno set). */
@@ -69,6 +70,18 @@ int file_write_atomic_with(const char *path, int (*fill)(int fd, void *arg),
  */
 int file_write_if_changed(const char *path, const void *data, size_t len,
                           int *written);
+/*
+ * The temporary name under which this process writes path: "PATH.tmp.PID",
+ * or "PATH.tmp.PID.N" for n >= 0 (several at once). Caller frees.
+ */
+char *file_temp_name(const char *path, long n);
+/*
+ * Remove from dir, and the folders below it down to depth levels (symlinks
+ * not followed), every temporary file (file_temp_name) whose process is
+ * not a running labbook: one that was killed before it could rename or
+ * remove it. Returns how many were removed.
+ */
+size_t dir_remove_stale_temps(const char *dir, int depth);
 /* Write all len bytes to fd, again after a signal. 0, or -1 with errno. */
 int fd_write_all(int fd, const void *data, size_t len);
 /* Remove from dir every file named NAME + suffix whose NAME is not one of

@@ -139,7 +139,7 @@ static void stage(struct staged *s, size_t *n, char *path, const char *data,
 {
 	struct staged *f = &s[(*n)++];
 	f->path = path;
-	f->tmp = xasprintf("%s.new.%ld", path, (long)getpid());
+	f->tmp = file_temp_name(path, -1);
 	f->data = data;
 	f->len = len;
 	f->written = 0;

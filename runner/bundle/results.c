@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -85,6 +86,37 @@ char *bundle_path(const struct bundle *b, const char *id, enum bundle_file f)
 char *bundle_scratch_dir(const struct bundle *b)
 {
 	return path_join(b->dir, ".tmp");
+}
+
+char *bundle_scratch_new(const struct bundle *b, const char *id)
+{
+	static long count;
+	char *dir = bundle_scratch_dir(b);
+	char *base = xasprintf("%s/%s%s", dir, id, file_ext[BF_RECORDS]);
+	char *path = NULL;
+	if (mkdir_p(dir) != 0)
+		goto out;
+	for (int tries = 0; tries < 1000 && !path; tries++) {
+		path = file_temp_name(base, count++);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
+			goto out;
+		}
+		int err = errno;
+		free(path);
+		path = NULL;
+		if (err != EEXIST) {
+			diag("cannot write in %s: %s", dir, strerror(err));
+			goto out;
+		}
+	}
+	if (!path)
+		diag("cannot write in %s: every scratch name is taken", dir);
+out:
+	free(base);
+	free(dir);
+	return path;
 }
 
 char *bundle_machine_path(const struct bundle *b)

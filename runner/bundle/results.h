@@ -98,6 +98,13 @@ char *bundle_path(const struct bundle *b, const char *id, enum bundle_file f);
 /* <bundle>/.tmp, where a run's records are written before they are
  * checked (not part of the bundle). Caller frees. */
 char *bundle_scratch_dir(const struct bundle *b);
+/*
+ * A new, empty file in the scratch folder for one run's records of
+ * experiment id, named for this process and a count (file_temp_name) and
+ * created here, so no other run, earlier or killed, writes into it. The
+ * path, or NULL (reported). Caller frees, and removes the file.
+ */
+char *bundle_scratch_new(const struct bundle *b, const char *id);
 /* The path of machine.json. Caller frees. */
 char *bundle_machine_path(const struct bundle *b);
 

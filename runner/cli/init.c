@@ -129,7 +129,7 @@ static const char makefile[] =
 	"\n"
 	".PHONY: site clean\n";
 
-static const char gitignore[] = "/build/\n/site/\n";
+static const char gitignore[] = "/build/\n/site/\n/.labbook.lock\n";
 
 /* The folder of the running labbook, or NULL. Caller frees. */
 static char *exe_dir(void)

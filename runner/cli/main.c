@@ -7,10 +7,12 @@
  *   1  something failed: a chapter error, an experiment that failed (and was
  *      not allowed to), a page problem, a file that could not be written
  *   2  the command line was wrong
- *   130, 143  interrupted by SIGINT or SIGTERM; the bundle stays consistent
+ *   130, 143, 129  interrupted by SIGINT, SIGTERM or SIGHUP; the bundle
+ *      stays consistent
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,7 @@
 #include "cli/stamp.h"
 #include "base/util.h"
 #include "cli/watch.h"
+#include "cli/lock.h"
 
 #define VERSION "1.0"
 
@@ -44,7 +47,7 @@ static const char usage[] =
 	"       labbook COMMAND --help           the options of one command\n"
 	"\n"
 	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
-	"130/143 interrupted. See README.md for chapters, directives and expressions.\n";
+	"130/143/129 interrupted. See README.md for chapters, directives and expressions.\n";
 
 static const char build_usage[] =
 	"usage: labbook build [options]\n"
@@ -251,7 +254,7 @@ static int cmd_build(int argc, char **argv)
 	int strict = 0;
 	const char **compare = NULL;
 	size_t ncompare = 0;
-	int rc = 2;
+	int rc = 2, lock = -1;
 	ro.run = 1;
 	ro.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ro.timeout = 120;
@@ -334,6 +337,17 @@ static int cmd_build(int argc, char **argv)
 		goto out;
 
 	double t0 = now_seconds();
+	exec_catch_signals();
+	lock = lock_take();
+	if (lock < 0) {
+		if (exec_stopping())
+			rc = 128 + exec_stopping();
+		goto out;
+	}
+	/* What a killed build was writing; no other build is under way. */
+	dir_remove_stale_temps(results, 1);
+	if (!no_site)
+		dir_remove_stale_temps(site, 2);
 	/* A render that would change nothing is not made (stamp.h). */
 	char key[33];
 	int stamped = !ro.run && !no_site;
@@ -350,7 +364,6 @@ static int cmd_build(int argc, char **argv)
 		}
 		stamp_begin(site);
 	}
-	exec_catch_signals();
 	struct book bk;
 	if (book_load(chapters, &bk) != 0)
 		goto out;
@@ -401,6 +414,9 @@ static int cmd_build(int argc, char **argv)
 	book_free(&bk);
 	machines_free(&ms);
 	bundle_free(b);
+	if (stop == SIGHUP)
+		fprintf(stderr, "labbook: hangup (the terminal was closed); the "
+		        "build stopped, and the results it had are kept\n");
 	if (stop)
 		rc = 128 + stop;
 	else if (failed && !keep_going)
@@ -412,6 +428,8 @@ static int cmd_build(int argc, char **argv)
 	else if (stamped)
 		stamp_end();
 out:
+	if (lock >= 0)
+		close(lock);
 	free(ro.rerun);
 	free(compare);
 	return rc;

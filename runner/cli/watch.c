@@ -23,6 +23,7 @@
 #include "bundle/results.h"
 #include "base/util.h"
 #include "cli/watch_state.h"
+#include "base/exec.h"
 
 /* A burst of events ends when none came for QUIET_MS, or after BURST_MS. */
 #define QUIET_MS 50
@@ -248,7 +249,8 @@ static int watch_wait(struct watch *w, pid_t pid, int *stop)
 			poll(&p, 1, -1);
 			continue;
 		}
-		if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM) {
+		if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM ||
+		    si.ssi_signo == SIGHUP) {
 			*stop = (int)si.ssi_signo;
 			kill(pid, (int)si.ssi_signo);
 			continue;
@@ -272,6 +274,7 @@ static int watch_build(struct watch *w, int *stop)
 	double t0 = now_seconds();
 	fflush(stdout);
 	fflush(stderr);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		diag("cannot start a build: %s", strerror(errno));
@@ -280,6 +283,9 @@ static int watch_build(struct watch *w, int *stop)
 		return 1;
 	}
 	if (pid == 0) {
+		/* A build stops cleanly, as on SIGTERM, once watch dies. */
+		if (exec_die_with_parent(parent, SIGTERM) != 0)
+			_exit(1);
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
@@ -327,7 +333,8 @@ static int watch_wait_changes(struct watch *w)
 		if (fds[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 			if (read(w->sfd, &si, sizeof si) == (ssize_t)sizeof si &&
-			    (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM))
+			    (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM ||
+			     si.ssi_signo == SIGHUP))
 				return (int)si.ssi_signo;
 		}
 		if (fds[0].revents & POLLIN)
@@ -379,10 +386,12 @@ int watch_main(const struct watch_opts *o, int argc, char **argv)
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	/* A shell starts a background job with SIGINT ignored; an ignored
-	 * signal never reaches the descriptor. */
+	 * signal never reaches the descriptor. SIGHUP stays ignored where it
+	 * was (nohup), and so it is in the builds. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	w.sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);

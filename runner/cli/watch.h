@@ -24,8 +24,9 @@
  * changed the site. A build without --live removes both files, so a
  * published site carries neither.
  *
- * SIGINT or SIGTERM stops the build under way the way it stops any build
- * (the bundle and the site stay consistent) and then watch itself.
+ * SIGINT, SIGTERM or SIGHUP stops the build under way the way it stops any
+ * build (the bundle and the site stay consistent) and then watch itself;
+ * a build whose watch died gets SIGTERM.
  *
  *   watch.c        the loop: each build, the wait for a change, its line
  *   watch_track.c  what is watched, and which events are changes

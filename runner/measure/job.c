@@ -170,6 +170,7 @@ struct job {
 	struct exper *e;
 	char *tmpdir, *rec_path, *env_rec;
 	char **vars, **env, *bin;
+	size_t nvars;        /* env is vars, then LAB_RECORDS, then visible */
 	size_t nsets;        /* sweep sets: processes per run */
 	size_t bad_set;      /* the set whose process failed */
 	int capture_miss;    /* the line of a capture that matched nothing */
@@ -204,15 +205,13 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 			j->visible = xasprintf("CUDA_VISIBLE_DEVICES=%s", tc->all_visible);
 	}
 	j->tmpdir = bundle_scratch_dir(b);
-	j->rec_path = xasprintf("%s/%s.jsonl", j->tmpdir, e->id);
-	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path);
 	j->vars = command_env(e);
 	while (j->vars[nvars])
 		nvars++;
 	j->env = xcalloc(nvars + 3, sizeof *j->env);
 	for (size_t i = 0; i < nvars; i++)
 		j->env[i] = j->vars[i];
-	j->env[nvars] = j->env_rec;
+	j->nvars = nvars;
 	j->env[nvars + 1] = j->visible;
 	j->bin = command_bin(e);
 	j->nsets = sweep_sets(e->sweep);
@@ -474,8 +473,8 @@ static void job_sweep_check(const struct job *j, char **outs)
  * run's. 0, or -1 when it failed (j->ok cleared, j->bad_set k) or could not
  * start (j->unstarted).
  */
-static int job_set(struct job *j, const struct run_opts *o, size_t k,
-                   struct buf *out, size_t *counts, char **kept)
+static int job_set(struct job *j, struct bundle *b, const struct run_opts *o,
+                   size_t k, struct buf *out, size_t *counts, char **kept)
 {
 	struct exper *e = j->e;
 	struct run_result r;
@@ -483,11 +482,26 @@ static int job_set(struct job *j, const struct run_opts *o, size_t k,
 	char **argv = command_run_set(e, k);
 	size_t used = out->len < o->output_cap ? out->len : o->output_cap;
 
-	unlink(j->rec_path);
+	/* A file of this process's own: a process of an earlier run that is
+	 * still writing (a build killed with it running) writes elsewhere. */
+	free(j->rec_path);
+	free(j->env_rec);
+	j->rec_path = bundle_scratch_new(b, e->id);
+	j->env_rec = xasprintf("LAB_RECORDS=%s", j->rec_path ? j->rec_path : "");
+	j->env[j->nvars] = j->env_rec;
+	if (!j->rec_path) {
+		argv_free(argv);
+		exper_fail(e, xasprintf("the results folder %s cannot be written",
+		                        b->dir));
+		j->ok = 0;
+		j->done = 1;
+		return -1;
+	}
 	int rc = exec_run_as(j->bin, argv, j->env, j->timeout, o->output_cap - used,
 	                     &r);
 	argv_free(argv);
 	if (rc != 0) {
+		unlink(j->rec_path);
 		j->ok = 0;
 		j->unstarted = 1;
 		return -1;
@@ -565,12 +579,17 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 			        set ? set : "");
 			free(set);
 		}
-		if (job_set(j, o, s, &out, counts, outs ? &outs[s] : NULL) != 0)
+		if (job_set(j, b, o, s, &out, counts, outs ? &outs[s] : NULL) != 0)
 			break;
 	}
 	r->out_len = out.len;
 	buf_puts(&out, "");
 	r->out = buf_detach(&out);
+	if (j->done) {
+		free(counts);
+		free(outs);
+		return;
+	}
 	if (j->unstarted) {
 		free(counts);
 		free(outs);

@@ -4,9 +4,11 @@
  * A build takes its runs in rounds: the first run of every experiment,
  * then the second of every experiment, and so on, so the runs of one
  * experiment lie minutes apart and a slow minute of the host falls on one
- * of them, which the merge (merge.h) outvotes. Each run gets
- * LAB_RECORDS=<bundle>/.tmp/<id>.jsonl and the experiment's env, in its own
- * process group, killed at its timeout or when labbook is asked to stop.
+ * of them, which the merge (merge.h) outvotes. Each process gets a records
+ * file of its own, LAB_RECORDS=<bundle>/.tmp/<id>.jsonl.tmp.PID.N
+ * (bundle_scratch_new), and the experiment's env, in its own process
+ * group, killed at its timeout, when labbook is asked to stop, or when
+ * labbook dies (exec.h).
  * A run of an experiment with a sweep: (book/sweep.h) is one process per
  * argument set, its argv[0] the experiment's id; each set's records, those
  * written and those its capture: patterns find in its output

@@ -53,6 +53,7 @@ void workers_run(struct exper **list, size_t n, int workers, struct bundle *b,
 		diag("cannot start the GPU workers: %s", strerror(errno));
 		goto out;
 	}
+	pid_t parent = getpid();
 	for (int w = 0; w < workers; w++) {
 		pids[w] = fork();
 		if (pids[w] < 0) {
@@ -61,6 +62,9 @@ void workers_run(struct exper **list, size_t n, int workers, struct bundle *b,
 		}
 		if (pids[w] > 0)
 			continue;
+		/* A worker stops its runs, as when asked to, once labbook dies. */
+		if (exec_die_with_parent(parent, SIGTERM) != 0)
+			_exit(1);
 		exec_forked();
 		close(fds[0]);
 		char dev[16];

@@ -37,4 +37,4 @@ expect_rc 0
 expect_no_err "(1 ran"
 OUT=$(inst/bin/labbook init mybook 2>&1); RC=$?
 expect_rc 1
-expect_err "mybook is not empty: it holds .gitignore, Makefile, build, chapters"
+expect_err "mybook is not empty: it holds .gitignore, .labbook.lock, Makefile, build, chapters"
