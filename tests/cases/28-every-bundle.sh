@@ -1,8 +1,8 @@
 # The book renders from every bundle it ships, whatever card recorded it:
 # every inline value evaluates; a claim that fails on another card is shown
 # failing, and warned about on stderr, not an error; what a bundle recorded
-# by another version of its kernel (h200-repeat and h200x2 predate the
-# streams trace's correction) is shown with a note that says so, never an
+# by another version of its kernel (h200-repeat predates the streams
+# trace's correction) is shown with a note that says so, never an
 # error.
 cp -r "$ROOT/chapters" "$ROOT/kernels" .
 n=0
@@ -39,7 +39,7 @@ cp "$ROOT/chapters/05-reduction.md" chapters/
 
 # Two different cards: compare lists the differences and fails above the
 # threshold.
-OUT=$(lb compare "$ROOT/results/h100" "$ROOT/results/h200x2" 2>&1); RC=$?
+OUT=$(lb compare "$ROOT/results/h200" "$ROOT/results/h100x2" 2>&1); RC=$?
 expect_rc 1
 expect_err "points compared, largest difference"
 grep -Eq ' [1-9][0-9]* over 5\.0%' <<<"$OUT" || fail "no point differs between an H100 and an H200"
@@ -47,7 +47,7 @@ grep -Eq ' [1-9][0-9]* over 5\.0%' <<<"$OUT" || fail "no point differs between a
 # Where several GPUs shared the experiments, each experiment names the one
 # it ran on, and the machine page lists them all.
 rm -rf res site
-cp -r "$ROOT/results/h200x2" res
+cp -r "$ROOT/results/h100x2" res
 python3 - <<'PY'
 import json
 m = json.load(open("res/machine.json"))
@@ -60,7 +60,7 @@ json.dump(meta, open("res/ilp.meta.json", "w"))
 PY
 build --no-run
 expect_rc 0
-expect_html ilp.html "on NVIDIA H200 (GPU 2 of 2, <code>GPU-bbbb</code>)"
+expect_html ilp.html "on NVIDIA H100 80GB HBM3 (GPU 2 of 2, <code>GPU-bbbb</code>)"
 expect_html provenance.html "GPU-aaaa, GPU-bbbb"
 
 # Rendered with --no-run, a recorded bundle is a record of another
