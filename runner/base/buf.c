@@ -1,3 +1,4 @@
+/* buf.c - the growable buffer all generated text is written into (buf.h). */
 #include "base/buf.h"
 
 #include <stdio.h>

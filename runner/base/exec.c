@@ -1,3 +1,5 @@
+/* exec.c - processes: a command run with a timeout, its output captured and
+ * capped, its process group stopped on a signal or when labbook dies (exec.h). */
 #define _GNU_SOURCE
 #include "base/exec.h"
 

@@ -1,3 +1,4 @@
+/* highlight.c - C, C++ and CUDA source as highlighted HTML (highlight.h). */
 #include "base/highlight.h"
 
 #include <ctype.h>

@@ -1,3 +1,5 @@
+/* book.c - the book: every chapter of the chapters folder in order, and the
+ * experiments they declare, checked against each other (book.h). */
 #include "book/book.h"
 
 #include <dirent.h>

@@ -1,3 +1,5 @@
+/* compare.c - labbook compare: two bundles side by side, point by point
+ * (compare.h). */
 #define _GNU_SOURCE
 #include "bundle/compare.h"
 

@@ -1,3 +1,5 @@
+/* merge.c - the runs of an experiment made one set of records: medians,
+ * quartiles and spreads per point (merge.h). */
 #define _GNU_SOURCE
 #include "bundle/merge.h"
 

@@ -1,3 +1,5 @@
+/* ptxas.c - what the compiler reported, as records: registers and spills
+ * from ptxas, SASS instruction counts, kernel names demangled (ptxas.h). */
 #define _GNU_SOURCE
 #include "bundle/ptxas.h"
 

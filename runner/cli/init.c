@@ -1,3 +1,4 @@
+/* init.c - labbook init: a new book in a new or empty folder (init.h). */
 #include "cli/init.h"
 
 #include <dirent.h>

@@ -1,3 +1,5 @@
+/* command.c - an experiment's command lines as argument arrays: compile,
+ * run, profile (command.h). */
 #include "measure/command.h"
 
 #include <stdlib.h>

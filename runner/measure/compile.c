@@ -1,3 +1,5 @@
+/* compile.c - the experiments compiled in parallel, their failures kept as
+ * data (compile.h). */
 #define _GNU_SOURCE
 #include "measure/compile.h"
 

@@ -1,3 +1,5 @@
+/* job.c - an experiment's runs, taken in rounds, their records read,
+ * captured and merged, and committed to the bundle (job.h). */
 #define _GNU_SOURCE
 #include "measure/job.h"
 

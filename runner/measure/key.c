@@ -1,3 +1,5 @@
+/* key.c - the cache key of an experiment: everything that can change its
+ * numbers (key.h). */
 #define _GNU_SOURCE
 #include "measure/key.h"
 

@@ -1,3 +1,5 @@
+/* machine.c - machine.json: the GPU, its limits and the toolchain, as this
+ * build found them (machine.h). */
 #define _GNU_SOURCE
 #include "measure/machine.h"
 

@@ -1,3 +1,4 @@
+/* ncu.c - Nsight Compute's metrics for the experiments that ask (ncu.h). */
 #include "measure/ncu.h"
 
 #include <cjson/cJSON.h>

@@ -1,3 +1,5 @@
+/* toolchain.c - the tools a build uses and the GPUs it measures on
+ * (toolchain.h). */
 #define _GNU_SOURCE
 #include "measure/toolchain.h"
 #include "measure/run.h"

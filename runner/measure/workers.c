@@ -1,3 +1,5 @@
+/* workers.c - several GPUs: one worker process per GPU, each running its
+ * share of the experiments (workers.h). */
 #define _GNU_SOURCE
 #include "measure/workers.h"
 
