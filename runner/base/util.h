@@ -1,5 +1,6 @@
 /*
- * util.h - files, paths, hashing and diagnostics (and mem.h's allocation).
+ * util.h - files, hashing, clocks and text; with it come diag.h's
+ * diagnostics, path.h's paths and mem.h's allocation.
  *
  * Conventions for the whole runner: a function that can fail returns 0 on
  * success and -1 on failure, after reporting the failure once, where it was
@@ -14,28 +15,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "base/diag.h"
 #include "base/mem.h"
+#include "base/path.h"
 
-
-/*
- * Diagnostics go to stderr as "file:line: error: message" (line 0: no line)
- * and are counted; diag_count() tells main.c whether to fail.
- */
-void diag_at(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* diag_at with a va_list, and the first such message, "file:line: message",
- * kept in *slot (owned by the caller) for a page to show; a later one
- * leaves *slot as it is. */
-void diag_keepv(char **slot, const char *file, int line, const char *fmt,
-                va_list ap) __attribute__((format(printf, 4, 0)));
-void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void warn_at(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int diag_count(void);
-int warn_count(void);
-/* Silence diag() (tests of expected failures, drafts reported later):
- * what is silenced is neither printed nor counted. */
-void diag_quiet(int quiet);
 
 /* The readers below note each file they read in inputs.h's set. */
 #include "base/inputs.h"
@@ -97,47 +80,6 @@ int file_copy(const char *src, const char *dst);
 int mkdir_p(const char *path);
 /* Make every folder above path; 0 or -1 (reported). */
 int mkdir_parents(const char *path);
-
-/*
- * Paths are made canonical where they enter the program (a directive's
- * source, the compiler's dependency file, -I folders, the files of the
- * chapters and templates folders), so the rest of it compares strings.
- *
- * path_canonical: path relative to root (an absolute folder), written the
- * one way, lexically: "." and empty components left out, "dir/.." taken
- * out, an absolute path under root made relative. With root "/p":
- * "kernels/a/../common/c.h" and "/p/kernels/common/c.h" are both
- * "kernels/common/c.h"; root itself is ".". Symlinks are not looked at.
- * NULL when path is empty or leaves root (a relative path that climbs
- * above it, an absolute one elsewhere). Caller frees.
- */
-char *path_canonical(const char *root, const char *path);
-/*
- * The one symlink rule. A file of the project is known by its canonical
- * path (path_canonical against the current folder, the project's root)
- * with its folder resolved, symlinks followed, and its own name kept: a
- * symlink kernels/a/c.h to ../common/c.h stays kernels/a/c.h, so what it
- * points to is looked at again on every build; kernels/a/../common/c.h
- * is kernels/common/c.h. 0 with *out set. -1 with *why set ("is not
- * found", "is outside the project", "is outside the project (it resolves
- * to /etc/hostname)") when it does not exist, or it or what it points to
- * is outside the project, however it was written. No report; the caller
- * frees *out and *why.
- */
-int path_resolve(const char *path, char **out, char **why);
-/*
- * The same rule for a file the book finds in one of its folders (a
- * chapter, a template): 0 when path is written outside the project (an
- * installed template), resolves inside it or does not exist (its reader
- * says so); -1, reported at path, when it is written inside the project
- * and resolves outside it.
- */
-int path_check_inside(const char *path);
-/* "a" + "/" + "b" (b used as is when absolute). Caller frees. */
-char *path_join(const char *a, const char *b);
-/* The last component without its extension ("kernels/ilp/ilp.cu" -> "ilp"). */
-char *path_stem(const char *path);
-const char *path_ext(const char *path);
 
 /* 128-bit content hash as 32 hex digits, for cache keys. */
 struct hasher;

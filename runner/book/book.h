@@ -20,7 +20,7 @@
 #include "bundle/results.h"
 
 /* What this build did with an experiment. What a page says of its
- * results is result_state_decide's (results.h), from the bundle. */
+ * results is result_state_decide's (state.h), from the bundle. */
 enum exp_state {
 	ST_KEPT,   /* not run: its results, if any, are the bundle's */
 	ST_RAN,    /* ran in this build */

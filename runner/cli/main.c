@@ -34,102 +34,9 @@
 #include "base/util.h"
 #include "cli/watch.h"
 #include "cli/lock.h"
+#include "cli/usage.h"
 
 #define VERSION "1.0"
-
-static const char usage[] =
-	"usage: labbook build [options]          run the experiments, then write the site\n"
-	"       labbook watch [options]          build, then build again on every save\n"
-	"       labbook eval [--results DIR] 'EXPR [%fmt]'\n"
-	"                                        print the value of an expression\n"
-	"       labbook compare A B [options]    compare two results bundles\n"
-	"       labbook init [--force] DIR       write a starter book into DIR\n"
-	"       labbook COMMAND --help           the options of one command\n"
-	"\n"
-	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
-	"130/143/129 interrupted. See README.md for chapters, directives and expressions.\n";
-
-static const char build_usage[] =
-	"usage: labbook build [options]\n"
-	"Run the experiments whose inputs changed, then write the site.\n"
-	"\n"
-	"  -C DIR            work in the book at DIR (default: this folder, or the\n"
-	"                    nearest one above it that has a chapters folder)\n"
-	"  --chapters DIR    the chapters (default chapters)\n"
-	"  --results DIR     the results bundle (default results/local)\n"
-	"  --site DIR        where the site goes (default site)\n"
-	"  --templates DIR   page template and stylesheet (default: ./templates,\n"
-	"                    else those installed with labbook)\n"
-	"  --title TEXT      the book's title\n"
-	"  --no-run          render from the bundle; run nothing, start no tool;\n"
-	"                    a site whose inputs are as the last clean build\n"
-	"                    left them is checked and left as it is\n"
-	"  --no-site         run, but write no site\n"
-	"  --compile-only    compile every experiment, run none (no GPU needed)\n"
-	"  --rerun ID        run ID even if its results are up to date (repeatable)\n"
-	"  --rerun-all       run everything\n"
-	"  --keep-going      exit 0 even when experiments fail (they are still shown)\n"
-	"  -j, --jobs N      parallel compiles (default: the number of cores)\n"
-	"  --gpus N          run on N GPUs at once, one experiment per GPU\n"
-	"                    (default: every visible GPU of one model; an inherited\n"
-	"                    CUDA_VISIBLE_DEVICES says which are visible)\n"
-	"  --timeout S       default per-run timeout in seconds (default 120)\n"
-	"  --compile-timeout S  per-compile timeout in seconds (default 600)\n"
-	"  --runs N          run every experiment in N separate processes (1 to 100),\n"
-	"                    in rounds, and keep the median run of each point\n"
-	"                    (default: the chapter's runs: option, else 3)\n"
-	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
-	"                    page, the claims on every machine, charts that ask\n"
-	"                    for several machines (repeatable)\n"
-	"  --strict          a claim that does not hold, on any bundle, is an\n"
-	"                    error (exit 1), not a warning; so is an experiment\n"
-	"                    with no results in the bundle\n"
-	"  --quiet           no progress lines\n"
-	"  --progress        progress lines even when stderr is not a terminal\n"
-	"  --live            pages reload themselves after each build of labbook\n"
-	"                    watch, which gives it and prints the summary itself\n";
-
-static const char watch_usage[] =
-	"usage: labbook watch [options]\n"
-	"Build, then build again whenever a chapter, a template, the results bundle\n"
-	"or a file an experiment is built from changes, printing one line per\n"
-	"build; open pages reload themselves. Ctrl-C stops (exit status 130).\n"
-	"\n"
-	"The options are those of labbook build (labbook build --help).\n";
-
-static const char eval_usage[] =
-	"usage: labbook eval [--results DIR] 'EXPR [%fmt]'\n"
-	"Print the value of an inline expression over a results bundle\n"
-	"(default results/local), as a chapter's {{ EXPR %fmt }} would show it.\n"
-	"\n"
-	"  machine.sm_count                 a field of machine.json (or its measured facts)\n"
-	"  ilp.gflops                       the gflops field of every record of ilp\n"
-	"  ilp.gflops[view=sm, ilp=8]       ... of the records matching every condition\n"
-	"                                   (OP is = != < <= > >=; a value is a number,\n"
-	"                                   a word, a quoted string or an expression)\n"
-	"  max min mean median sum count first last      aggregates of a column\n"
-	"  argmax(X, field) argmin(X, field)             field of the largest/smallest\n"
-	"  abs sqrt log2 log10 pow round                 numbers\n"
-	"  + - * /  < <= > >= == !=  && || !  ( )        arithmetic, comparison, logic\n"
-	"\n"
-	"A column used where one number is needed must select exactly one record.\n"
-	"The format is one printf conversion, e.g. %.1f or %d.\n"
-	"Example: labbook eval --results results/h200 'max(ilp.gflops[view=sm]) %.0f'\n";
-
-static const char compare_usage[] =
-	"usage: labbook compare A B [--max-diff PCT] [--min-ms MS] [--all]\n"
-	"Compare two results bundles point by point: for each record with a median\n"
-	"time, diff = (B - A) / A of the medians, so a positive diff means B took\n"
-	"longer (is slower) than A.\n"
-	"\n"
-	"  --max-diff PCT    points that differ by more fail the comparison (default 5)\n"
-	"  --min-ms MS       points faster than this in either bundle are shown but\n"
-	"                    not judged (default 0.05)\n"
-	"  --all             print every point, not only those over --max-diff\n"
-	"\n"
-	"Records marked host_bound are listed apart and never fail it. Exit status:\n"
-	"0 within the limit, 1 a point over it or a bundle that is missing, empty or\n"
-	"corrupt, 2 usage.\n";
 
 static int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -283,7 +190,7 @@ static int cmd_build(int argc, char **argv)
 		case OPT_COMPARE: *ARRAY_PUSH(compare, ncompare) = optarg; break;
 		case OPT_STRICT: strict = 1; break;
 		case 'h':
-			fputs(build_usage, stdout);
+			fputs(usage_build, stdout);
 			rc = 0;
 			goto out;
 		case 'j':
@@ -467,7 +374,7 @@ static int cmd_watch(int argc, char **argv)
 		case OPT_SITE: w.site = optarg; break;
 		case OPT_TEMPLATES: w.templates = optarg; break;
 		case OPT_NO_RUN: w.no_run = 1; break;
-		case 'h': fputs(watch_usage, stdout); return 0;
+		case 'h': fputs(usage_watch, stdout); return 0;
 		default: break;
 		}
 	}
@@ -497,7 +404,7 @@ static int cmd_eval(int argc, char **argv)
 		if (c == OPT_RESULTS)
 			results = optarg;
 		else if (c == 'h') {
-			fputs(eval_usage, stdout);
+			fputs(usage_eval, stdout);
 			return 0;
 		} else
 			return getopt_error("eval ", c, argv);
@@ -564,7 +471,7 @@ static int cmd_compare(int argc, char **argv)
 				                   "milliseconds, not '%s'", optarg);
 			break;
 		case OPT_ALL: o.all = 1; break;
-		case 'h': fputs(compare_usage, stdout); return 0;
+		case 'h': fputs(usage_compare, stdout); return 0;
 		default: return getopt_error("compare ", c, argv);
 		}
 	}
@@ -579,13 +486,6 @@ static int cmd_compare(int argc, char **argv)
 	return over != 0 ? 1 : 0;
 }
 
-static const char init_usage[] =
-	"usage: labbook init [--force] DIR\n"
-	"Write a starter book into DIR: a chapter, an experiment in C that needs\n"
-	"no GPU, a chart, a claim and a Makefile. It builds as it is: cd DIR && make\n"
-	"DIR must be new or empty; --force writes into a folder that holds\n"
-	"something, and names each file it replaces.\n";
-
 static int cmd_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -598,7 +498,7 @@ static int cmd_init(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': force = 1; break;
-		case 'h': fputs(init_usage, stdout); return 0;
+		case 'h': fputs(usage_init, stdout); return 0;
 		default: return getopt_error("init ", c, argv);
 		}
 	}
@@ -611,7 +511,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
-		fputs(usage, argc < 2 ? stderr : stdout);
+		fputs(usage_labbook, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "--version")) {

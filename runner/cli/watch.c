@@ -21,6 +21,7 @@
 
 #include "base/buf.h"
 #include "bundle/results.h"
+#include "bundle/state.h"
 #include "base/util.h"
 #include "cli/watch_state.h"
 #include "base/exec.h"

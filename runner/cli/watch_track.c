@@ -10,6 +10,7 @@
 
 #include "book/book.h"
 #include "bundle/results.h"
+#include "bundle/state.h"
 #include "base/util.h"
 #include "cli/watch_state.h"
 

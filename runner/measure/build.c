@@ -25,6 +25,7 @@
 #include "measure/key.h"
 #include "measure/machine.h"
 #include "measure/toolchain.h"
+#include "bundle/state.h"
 #include "base/util.h"
 #include "measure/workers.h"
 

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include "measure/job.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,8 +14,8 @@
 #include "book/sweep.h"
 #include "bundle/capture.h"
 #include "bundle/merge.h"
-#include "measure/ncu.h"
-#include "bundle/ptxas.h"
+#include "measure/derived.h"
+#include "measure/sweep_echo.h"
 #include "base/util.h"
 
 /*
@@ -107,58 +106,6 @@ static void meta_add_gpus(cJSON *m, const struct toolchain *tc)
 	for (int k = 0; k < tc->nused && (size_t)k < tc->ndevs; k++)
 		if (tc->devs[k].uuid)
 			cJSON_AddItemToArray(u, cJSON_CreateString(tc->devs[k].uuid));
-}
-
-/*
- * Run the experiment once more under Nsight Compute for the metrics it
- * asks for, and keep one record per profiled launch as <id>_ncu. A failure
- * here is reported as a warning: the timed results stand.
- */
-static char *ncu_record(const struct exper *e, const struct toolchain *tc,
-                        const struct run_opts *o, char *visible)
-{
-	char *text = NULL;
-	struct buf metrics = BUF_INIT;
-	char *copy = xstrdup(e->ncu), *save = NULL;
-	for (char *w = strtok_r(copy, ", ", &save); w;
-	     w = strtok_r(NULL, ", ", &save))
-		buf_printf(&metrics, "%s%s", metrics.len ? "," : "", ncu_metric(w));
-	free(copy);
-	char **argv = command_ncu(e, tc->ncu, metrics.data);
-	char *env[] = {"LAB_PROFILE=1", "LAB_RECORDS=/dev/null", visible, NULL};
-	struct run_result r;
-	double timeout = 4 * (e->timeout > 0 ? e->timeout : o->timeout);
-	if (o->progress)
-		fprintf(stderr, "          profile %s with ncu (%s)\n", e->id, e->ncu);
-	if (exec_run(argv, env, timeout, 64 << 20, &r) == 0) {
-		/* ncu exits non-zero when a launch of the program fails, which
-		 * an experiment may do on purpose; what it measured still counts. */
-		text = ncu_parse(r.out, e->ncu);
-		if (!text)
-			warn_at(e->ch->path, e->dir->line, "experiment '%s': ncu gave "
-			        "no metrics (exit status %d):\n%.2000s", e->id,
-			        r.exit_code, r.out);
-		free(r.out);
-	}
-	argv_free(argv);
-	buf_free(&metrics);
-	return text;
-}
-
-/* The SASS of the experiment's kernels (*listing, with demangled names),
- * and their instruction counts (*counts). */
-static void sass_record(const struct exper *e, const struct toolchain *tc,
-                        char **listing, char **counts)
-{
-	char *bin = command_bin(e);
-	char *argv[] = {tc->cuobjdump, "-sass", bin, NULL};
-	char *dump = exec_capture(argv, 120);
-	if (dump) {
-		*listing = sass_clean(dump);
-		*counts = sass_parse(dump);
-		free(dump);
-	}
-	free(bin);
 }
 
 /*
@@ -312,20 +259,10 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		const char *nothing = records_not_measured(j->runs[0], j->nrows[0]);
 		if (nothing)
 			cJSON_AddStringToObject(meta, RECORD_NOT_MEASURED, nothing);
-		char *listing = NULL, *sass = NULL, *ncu = NULL, *ptxas = NULL;
-		if (e->cuda && tc->cuobjdump)
-			sass_record(e, tc, &listing, &sass);
-		if (e->cuda && e->ncu && tc->ncu && tc->gpu)
-			ncu = ncu_record(e, tc, o, j->visible);
-		char *log = command_log(e), *why = NULL;
-		char *text = file_read_regular(log, RESULTS_RECORDS_CAP, NULL, &why);
-		if (text)
-			ptxas = ptxas_parse(text);
-		free(why);
-		free(text);
-		free(log);
+		char *listing, *derived[3];
+		derived_take(e, tc, o, j->visible, derived, &listing);
 		struct result_files f = {j->records, r->out, r->out_len,
-		                         {ptxas, sass, ncu}, listing};
+		                         {derived[0], derived[1], derived[2]}, listing};
 		if (bundle_commit(b, e->id, &f, meta) == 0) {
 			/* Its results are now those of its sources as they are. */
 			e->state = ST_RAN;
@@ -335,9 +272,8 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		else
 			exper_fail(e, xstrdup("its results could not be saved"));
 		free(listing);
-		free(sass);
-		free(ncu);
-		free(ptxas);
+		for (int d = 0; d < 3; d++)
+			free(derived[d]);
 	} else {
 		char *why = j->rec_unread
 		                ? xasprintf("wrote records that were not kept: %s",
@@ -419,54 +355,6 @@ static int job_records_read(struct job *j, cJSON ***rows, size_t *nrows)
 	free(why);
 	free(text);
 	return j->rec_bad ? -1 : 0;
-}
-
-/* Does word v stand alone in text (not inside a longer number or word)? */
-static int text_has_value(const char *text, const char *v)
-{
-	size_t n = strlen(v);
-	for (const char *p = text; n && (p = strstr(p, v)); p++) {
-		int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
-		                          p[-1] == '.');
-		const char *q = p + n;
-		int after = isalnum((unsigned char)*q) || *q == '_' ||
-		            (*q == '.' && isdigit((unsigned char)q[1]));
-		if (!before && !after)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * A swept value that appears nowhere in its set's output, while other
- * swept values appear in theirs, may have been ignored by the program (it
- * read "-n 1024" where it wanted "-n=1024"): say which set and value.
- */
-static void job_sweep_check(const struct job *j, char **outs)
-{
-	const struct exper *e = j->e;
-	size_t sets = j->nsets, groups = sweep_groups(e->sweep);
-	char *seen = xcalloc(sets * groups + 1, 1);
-	int any = 0;
-	for (size_t k = 0; k < sets; k++)
-		for (size_t g = 0; g < groups; g++) {
-			seen[k * groups + g] = outs[k] &&
-			        text_has_value(outs[k], sweep_value(e->sweep, k, g));
-			any |= seen[k * groups + g];
-		}
-	for (size_t k = 0; k < sets && any; k++)
-		for (size_t g = 0; g < groups; g++) {
-			if (seen[k * groups + g] || !outs[k])
-				continue;
-			char *set = sweep_text(e->sweep, k);
-			warn_at(e->ch->path, sweep_line(e->sweep, g), "experiment '%s': "
-			        "in the set '%s', the value %s of '%s' appears nowhere in "
-			        "the output, while other swept values do; the program may "
-			        "have ignored it", e->id, set, sweep_value(e->sweep, k, g),
-			        sweep_name(e->sweep, g));
-			free(set);
-		}
-	free(seen);
 }
 
 /*
@@ -605,7 +493,7 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 			j->capture_miss = capture_line(e->capture, p);
 		}
 	if (outs && j->ok)
-		job_sweep_check(j, outs);
+		sweep_echo_check(e, outs);
 	for (size_t s = 0; outs && s < j->nsets; s++)
 		free(outs[s]);
 	free(outs);

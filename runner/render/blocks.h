@@ -10,6 +10,7 @@
 #include "book/book.h"
 #include "book/chapter.h"
 #include "bundle/results.h"
+#include "bundle/state.h"
 #include "render/render.h"
 
 /* Append directive d as HTML. */

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "render/keys.h"
+#include "bundle/state.h"
 #include "base/util.h"
 
 struct idset {

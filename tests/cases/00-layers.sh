@@ -9,14 +9,16 @@ printf '#include "base/buf.h"\n' > r/base/a.h
 printf '#include "base/a.h"\n' >> r/base/buf.h
 printf '#include "util.h"\n' >> r/base/exec.c
 mkdir r/misc
-seq 700 | sed 's/.*/\/\/ x/' > r/book/long.c
+seq 601 | sed 's/.*/\/\/ x/' > r/book/long.c
+seq 600 | sed 's/.*/\/\/ x/' > r/book/full.c
 OUT=$(python3 "$ROOT/tools/check-layers" r 2>&1); RC=$?
 expect_rc 1
 expect_err "runner/bundle/merge.c:$(wc -l < r/bundle/merge.c): bundle includes render/site.h: render is not below bundle"
 expect_err "a cycle: base/a -> base/buf -> base/a"
 expect_err "include \"util.h\" names no stage"
 expect_err "runner/misc: not a stage"
-expect_err "runner/book/long.c: 700 lines"
+expect_err "runner/book/long.c: 601 lines, more than 600"
+expect_no_err "runner/book/full.c"
 # What the files call, read from the objects this suite was built from
 # (tools/check-calls): no cycle and no call up, in any stage; and a call up
 # planted past the headers is named.

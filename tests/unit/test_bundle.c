@@ -9,6 +9,7 @@
 #include "base/exec.h"
 #include "measure/machine.h"
 #include "bundle/results.h"
+#include "bundle/state.h"
 #include "test.h"
 #include "measure/toolchain.h"
 #include "base/util.h"

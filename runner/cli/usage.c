@@ -1,0 +1,103 @@
+/* usage.c - the help texts of labbook's commands (usage.h). */
+#include "cli/usage.h"
+
+const char usage_labbook[] =
+	"usage: labbook build [options]          run the experiments, then write the site\n"
+	"       labbook watch [options]          build, then build again on every save\n"
+	"       labbook eval [--results DIR] 'EXPR [%fmt]'\n"
+	"                                        print the value of an expression\n"
+	"       labbook compare A B [options]    compare two results bundles\n"
+	"       labbook init [--force] DIR       write a starter book into DIR\n"
+	"       labbook COMMAND --help           the options of one command\n"
+	"\n"
+	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
+	"130/143/129 interrupted. See README.md for chapters, directives and expressions.\n";
+
+const char usage_build[] =
+	"usage: labbook build [options]\n"
+	"Run the experiments whose inputs changed, then write the site.\n"
+	"\n"
+	"  -C DIR            work in the book at DIR (default: this folder, or the\n"
+	"                    nearest one above it that has a chapters folder)\n"
+	"  --chapters DIR    the chapters (default chapters)\n"
+	"  --results DIR     the results bundle (default results/local)\n"
+	"  --site DIR        where the site goes (default site)\n"
+	"  --templates DIR   page template and stylesheet (default: ./templates,\n"
+	"                    else those installed with labbook)\n"
+	"  --title TEXT      the book's title\n"
+	"  --no-run          render from the bundle; run nothing, start no tool;\n"
+	"                    a site whose inputs are as the last clean build\n"
+	"                    left them is checked and left as it is\n"
+	"  --no-site         run, but write no site\n"
+	"  --compile-only    compile every experiment, run none (no GPU needed)\n"
+	"  --rerun ID        run ID even if its results are up to date (repeatable)\n"
+	"  --rerun-all       run everything\n"
+	"  --keep-going      exit 0 even when experiments fail (they are still shown)\n"
+	"  -j, --jobs N      parallel compiles (default: the number of cores)\n"
+	"  --gpus N          run on N GPUs at once, one experiment per GPU\n"
+	"                    (default: every visible GPU of one model; an inherited\n"
+	"                    CUDA_VISIBLE_DEVICES says which are visible)\n"
+	"  --timeout S       default per-run timeout in seconds (default 120)\n"
+	"  --compile-timeout S  per-compile timeout in seconds (default 600)\n"
+	"  --runs N          run every experiment in N separate processes (1 to 100),\n"
+	"                    in rounds, and keep the median run of each point\n"
+	"                    (default: the chapter's runs: option, else 3)\n"
+	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
+	"                    page, the claims on every machine, charts that ask\n"
+	"                    for several machines (repeatable)\n"
+	"  --strict          a claim that does not hold, on any bundle, is an\n"
+	"                    error (exit 1), not a warning; so is an experiment\n"
+	"                    with no results in the bundle\n"
+	"  --quiet           no progress lines\n"
+	"  --progress        progress lines even when stderr is not a terminal\n"
+	"  --live            pages reload themselves after each build of labbook\n"
+	"                    watch, which gives it and prints the summary itself\n";
+
+const char usage_watch[] =
+	"usage: labbook watch [options]\n"
+	"Build, then build again whenever a chapter, a template, the results bundle\n"
+	"or a file an experiment is built from changes, printing one line per\n"
+	"build; open pages reload themselves. Ctrl-C stops (exit status 130).\n"
+	"\n"
+	"The options are those of labbook build (labbook build --help).\n";
+
+const char usage_eval[] =
+	"usage: labbook eval [--results DIR] 'EXPR [%fmt]'\n"
+	"Print the value of an inline expression over a results bundle\n"
+	"(default results/local), as a chapter's {{ EXPR %fmt }} would show it.\n"
+	"\n"
+	"  machine.sm_count                 a field of machine.json (or its measured facts)\n"
+	"  ilp.gflops                       the gflops field of every record of ilp\n"
+	"  ilp.gflops[view=sm, ilp=8]       ... of the records matching every condition\n"
+	"                                   (OP is = != < <= > >=; a value is a number,\n"
+	"                                   a word, a quoted string or an expression)\n"
+	"  max min mean median sum count first last      aggregates of a column\n"
+	"  argmax(X, field) argmin(X, field)             field of the largest/smallest\n"
+	"  abs sqrt log2 log10 pow round                 numbers\n"
+	"  + - * /  < <= > >= == !=  && || !  ( )        arithmetic, comparison, logic\n"
+	"\n"
+	"A column used where one number is needed must select exactly one record.\n"
+	"The format is one printf conversion, e.g. %.1f or %d.\n"
+	"Example: labbook eval --results results/h200 'max(ilp.gflops[view=sm]) %.0f'\n";
+
+const char usage_compare[] =
+	"usage: labbook compare A B [--max-diff PCT] [--min-ms MS] [--all]\n"
+	"Compare two results bundles point by point: for each record with a median\n"
+	"time, diff = (B - A) / A of the medians, so a positive diff means B took\n"
+	"longer (is slower) than A.\n"
+	"\n"
+	"  --max-diff PCT    points that differ by more fail the comparison (default 5)\n"
+	"  --min-ms MS       points faster than this in either bundle are shown but\n"
+	"                    not judged (default 0.05)\n"
+	"  --all             print every point, not only those over --max-diff\n"
+	"\n"
+	"Records marked host_bound are listed apart and never fail it. Exit status:\n"
+	"0 within the limit, 1 a point over it or a bundle that is missing, empty or\n"
+	"corrupt, 2 usage.\n";
+
+const char usage_init[] =
+	"usage: labbook init [--force] DIR\n"
+	"Write a starter book into DIR: a chapter, an experiment in C that needs\n"
+	"no GPU, a chart, a claim and a Makefile. It builds as it is: cd DIR && make\n"
+	"DIR must be new or empty; --force writes into a folder that holds\n"
+	"something, and names each file it replaces.\n";
