@@ -120,6 +120,51 @@ void kept_outline_put(struct store *st, const char *key,
 	cJSON_Delete(e);
 }
 
+/* The key of the list of a site's files: the same for every build. */
+static void files_key(char key[33])
+{
+	struct hasher *h = hasher_new();
+	hasher_add_str(h, "labbook: the files this site's last build made");
+	hasher_done(h, key);
+}
+
+/* Is the line name (len bytes) one of list's lines? */
+static int listed(const char *list, size_t n, const char *name, size_t len)
+{
+	for (const char *p = list, *end = list + n; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (l == len && !memcmp(p, name, len))
+			return 1;
+		p += l + 1;
+	}
+	return 0;
+}
+
+void kept_files_prune(struct store *st, const char *dir, const char *made,
+                      size_t len)
+{
+	char key[33];
+	files_key(key);
+	size_t n;
+	const char *old = store_get(st, key, &n);
+	for (const char *p = old, *end = old ? old + n : NULL; p && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *rel = xstrndup(p, l);
+		/* A name the site could hold: relative, and never climbing out. */
+		if (l && !listed(made, len, p, l) && rel[0] != '/' &&
+		    !strstr(rel, "..") && !strchr(rel, '\\')) {
+			char *path = path_join(dir, rel);
+			unlink(path);
+			free(path);
+		}
+		free(rel);
+		p += l + 1;
+	}
+	store_put(st, key, made, len);
+}
+
 void kept_legacy_remove(const char *site)
 {
 	static const char *files[] = {".labbook-pages", ".labbook-plans",

@@ -30,6 +30,16 @@ int kept_outline(struct store *st, const char *key, const struct chapter *ch,
 void kept_outline_put(struct store *st, const char *key,
                       const struct chapter *ch, const struct outline *ol);
 
+/*
+ * The files of the site this build made (paths relative to dir, one a
+ * line, in made), kept for the next build; the files the last build made
+ * that this one did not (a chapter renamed or deleted, a chart removed)
+ * are removed. Only what a build listed is ever removed: a file of the
+ * user's beside the site's is left alone.
+ */
+void kept_files_prune(struct store *st, const char *dir, const char *made,
+                      size_t len);
+
 /* Remove the caches an earlier labbook kept in the site folder. */
 void kept_legacy_remove(const char *site);
 

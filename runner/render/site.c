@@ -403,6 +403,38 @@ static int chapter_update(struct site_ctx *s, size_t i, const char *key,
 	return rc;
 }
 
+/* The files this build made that a later one may not: chapter pages, the
+ * Machines page, each chart's drawings and data, each experiment's
+ * records copied, and each source copied. */
+static void site_files(const struct site_ctx *s, struct buf *out)
+{
+	static const char *chart[] = {".svg", "-narrow.svg", ".csv", ".gp"};
+	for (size_t i = 0; i < s->bk->nchs; i++) {
+		const struct chapter *ch = s->bk->chs[i];
+		buf_printf(out, "%s.html\n", ch->name);
+		for (size_t k = 0; k < ch->ndirs; k++) {
+			const struct directive *d = &ch->dirs[k];
+			if (d->kind != DIR_CHART || d->error || !d->id)
+				continue;
+			for (size_t m = 0; m < sizeof chart / sizeof chart[0]; m++)
+				buf_printf(out, "fig/%s%s\n", d->id, chart[m]);
+		}
+	}
+	if (s->o->machines && s->o->machines->n > 1)
+		buf_puts(out, "machines.html\n");
+	for (size_t i = 0; i < s->bk->nexps; i++) {
+		const struct exper *e = &s->bk->exps[i];
+		buf_printf(out, "data/%s.jsonl\n", e->id);
+		char *id = derived_id(e->id, DERIVED_PTXAS);
+		buf_printf(out, "data/%s.jsonl\n", id);
+		free(id);
+		for (size_t k = 0; e->source_ok && k < (e->sources ? e->nsources : 1);
+		     k++)
+			buf_printf(out, "src/%s\n",
+			           e->sources ? e->sources[k] : e->source);
+	}
+}
+
 /*
  * Mark the experiments whose results in b predate their current source (or
  * are absent), with the records derived from them: what reads them and
@@ -482,6 +514,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	/* Every page up to date, and the index as written: so is the index. */
 	char jskey[33];
 	parts_key(&s, skey, "search-index.js", 0, jskey);
+	struct buf files = BUF_INIT;
 	char **entries = kept_file(s.store, o->dir, "search-index.js", jskey)
 	                     ? NULL : xcalloc(n ? n : 1, sizeof *entries);
 	for (size_t i = 0; i < n; i++) {
@@ -509,6 +542,9 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	for (size_t i = 0; entries && i < n; i++)
 		free(entries[i]);
 	free(entries);
+	site_files(&s, &files);
+	kept_files_prune(s.store, o->dir, files.data ? files.data : "", files.len);
+	buf_free(&files);
 	rc |= store_close(s.store);
 	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);
