@@ -5,6 +5,7 @@
 
 #include "base/store.h"
 #include "base/util.h"
+#include "render/piece.h"
 #include "test.h"
 
 static const char *K1 = "0123456789abcdef0123456789abcdef";
@@ -85,10 +86,33 @@ TEST(test_store_untrusted)
 	free(text);
 }
 
+TEST(test_piece_untrusted)
+{
+	/* A piece read back is checked as if it were made: counts out of
+	 * range, or no count line, make it no piece. */
+	struct store *s = store_open(path);
+	struct piece_counts c = {0, 0, 0};
+	size_t len;
+	store_put(s, K1, "2 1 3\n<p>x</p>", 14);
+	const char *html = piece_get(s, K1, &len, &c);
+	CHECK(html && len == 8 && !memcmp(html, "<p>x</p>", 8));
+	CHECK(c.figures == 2 && c.tables == 1 && c.claims == 3);
+	static const char *bad[] = {"-2147483647 0 0\nx", "1 2\nx", "1 2 3 4\nx",
+	                            "99999999999 0 0\nx", "no counts", "1 x 2\n"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		store_put(s, K2, bad[i], strlen(bad[i]));
+		CHECK(piece_get(s, K2, &len, &c) == NULL);
+	}
+	unlink(path);
+	store_close(s);
+	unlink(path);
+}
+
 TEST_MAIN({
 	snprintf(path, sizeof path, "/tmp/labbook-store-test.%d", (int)getpid());
 	RUN(test_store_round_trip);
 	RUN(test_store_keeps_what_is_used);
 	RUN(test_store_untrusted);
+	RUN(test_piece_untrusted);
 	unlink(path);
 })
