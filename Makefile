@@ -77,7 +77,15 @@ $(BUILD)/test $(STAGES:%=$(BUILD)/obj/%):
 	@mkdir -p $@
 
 $(BUILD)/obj/%.o: runner/%.c $(BUILD)/.deps-ok | $(STAGES:%=$(BUILD)/obj/%)
-	$(CC) $(CFLAGS) -Irunner -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) -Irunner -I$(BUILD) -MMD -MP -c -o $@ $<
+
+# The GPU probe's source, carried inside labbook as a C string, so that a
+# book anywhere (labbook init, make install) can measure.
+$(BUILD)/gen/probe_cu.h: tools/probe.cu
+	@mkdir -p $(@D)
+	sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< > $@
+
+$(BUILD)/obj/measure/toolchain.o: $(BUILD)/gen/probe_cu.h
 
 $(LABBOOK): $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)

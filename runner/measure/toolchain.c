@@ -138,10 +138,21 @@ static void gpus_find(struct toolchain *tc, int ask)
 	tc->ngpus = hidden || !nrows ? 0 : (int)tc->ndevs;
 }
 
+/* tools/probe.cu, as labbook was built with it. */
+static const char probe_cu[] =
+#include "gen/probe_cu.h"
+	;
+
 static cJSON *probe_gpu(const char *nvcc)
 {
-	const char *src = "tools/probe.cu", *bin = "build/probe";
-	if (file_mtime(bin) < file_mtime(src)) {
+	/* The probe's source is written into the book's build folder, so a
+	 * book anywhere can measure, and compiled when it changed. */
+	const char *src = "build/probe.cu", *bin = "build/probe";
+	int written = 0;
+	if (mkdir_p("build") != 0 ||
+	    file_write_if_changed(src, probe_cu, sizeof probe_cu - 1, &written))
+		return NULL;
+	if (written || file_mtime(bin) < file_mtime(src)) {
 		char *argv[] = {(char *)nvcc, "-O2", "-o", (char *)bin, (char *)src,
 		                NULL};
 		struct run_result r;
