@@ -129,5 +129,7 @@ char *str_first_line(const char *s);
 /* Trim spaces and tabs at both ends, in place; returns s. */
 char *str_trim(char *s);
 int str_starts(const char *s, const char *prefix);
+/* A hash of s for the slots of a table (FNV-1a). */
+uint64_t str_hash(const char *s);
 
 #endif

@@ -126,14 +126,6 @@ static void data_check(struct book *bk)
 	}
 }
 
-static size_t id_hash(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
 /* Index exps[i] for book_find, growing the index as exps grows. */
 static void book_index(struct book *bk, size_t i)
 {
@@ -144,7 +136,7 @@ static void book_index(struct book *bk, size_t i)
 		for (size_t k = 0; k < i; k++)
 			book_index(bk, k);
 	}
-	size_t k = id_hash(bk->exps[i].id) & (bk->nslots - 1);
+	size_t k = str_hash(bk->exps[i].id) & (bk->nslots - 1);
 	while (bk->slot[k])
 		k = (k + 1) & (bk->nslots - 1);
 	bk->slot[k] = i + 1;
@@ -264,7 +256,7 @@ struct exper *book_find(const struct book *bk, const char *id)
 {
 	if (!bk->nslots)
 		return NULL;
-	for (size_t k = id_hash(id) & (bk->nslots - 1); bk->slot[k];
+	for (size_t k = str_hash(id) & (bk->nslots - 1); bk->slot[k];
 	     k = (k + 1) & (bk->nslots - 1))
 		if (!strcmp(bk->exps[bk->slot[k] - 1].id, id))
 			return &bk->exps[bk->slot[k] - 1];

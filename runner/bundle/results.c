@@ -23,14 +23,6 @@ struct bundle_index {
 	size_t *slot; /* index into exps, plus one; 0 is empty */
 };
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static void index_put(struct bundle *b, size_t i)
 {
 	struct bundle_index *ix = b->index;
