@@ -7,9 +7,12 @@ case_failed=0
 # A case waits on events (a line of output, a FIFO opened, a lock let go, a
 # process ended), never on a clock. Each wait gives up after $WAIT_LIMIT
 # seconds and fails the case: a safety net against a hang, not a timer, so
-# nothing passes or fails by being fast or slow. Valgrind is slower.
-WAIT_LIMIT=120
-[ -n "${VALGRIND:-}" ] && WAIT_LIMIT=900
+# nothing passes or fails by being fast or slow. Valgrind is slower; the
+# environment may set another (to see a broken case fail sooner).
+if [ -z "${WAIT_LIMIT:-}" ]; then
+	WAIT_LIMIT=120
+	[ -n "${VALGRIND:-}" ] && WAIT_LIMIT=900
+fi
 
 fail() {
 	echo "  $CASE: $*" >&2
