@@ -3,6 +3,7 @@
 #   make site     install missing Debian packages, build the runner, write site/
 #   make test     the test suite (no GPU needed)
 #   make bench    build-speed benchmark
+#   make check-loaded  the test suite LOADED_RUNS times on a machine kept busy
 #   make kernels  compile every experiment with nvcc (no GPU needed)
 #   make watch    build, then build again on every save (Ctrl-C stops)
 #   make pdf      the whole book as site/book.pdf (PAPER=a4 or letter)
@@ -60,10 +61,12 @@ DEPS  = $(OBJS:.o=.d) $(TESTS:=.d)
 LABBOOK = $(BUILD)/labbook
 FUZZERS = $(patsubst fuzz_%.c,%,$(notdir $(FUZZ_SRCS)))
 FUZZ_SECONDS ?= 60
+# make check-loaded: how many times the suite runs under load.
+LOADED_RUNS ?= 20
 
 .PHONY: all site measure test unit regress kernels bench clean deps format install \
         check-sanitize check-valgrind fuzz fuzz-run check-site cluster gather \
-        check-slurm watch pdf
+        check-slurm watch pdf check-loaded
 
 all: $(LABBOOK)
 
@@ -162,6 +165,11 @@ check-sanitize:
 
 check-valgrind: $(LABBOOK) $(TESTS)
 	@VALGRIND=1 LABBOOK=$(abspath $(LABBOOK)) tests/run $(TESTS)
+
+# The suite again and again beside stress-ng on every CPU: no case may pass
+# or fail by timing. Stops at the first failed run.
+check-loaded: $(LABBOOK) $(TESTS)
+	@LOADED_RUNS=$(call quote,$(LOADED_RUNS)) LABBOOK=$(abspath $(LABBOOK)) tools/check-loaded $(TESTS)
 
 # The built site in a real browser: HTML validity, links, accessibility.
 check-site: site

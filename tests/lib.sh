@@ -4,6 +4,16 @@
 
 case_failed=0
 
+# A case waits on events (a line of output, a FIFO opened, a lock let go, a
+# process ended), never on a clock. Each wait gives up after $WAIT_LIMIT
+# seconds and fails the case: a safety net against a hang, not a timer, so
+# nothing passes or fails by being fast or slow. Valgrind is slower; the
+# environment may set another (to see a broken case fail sooner).
+if [ -z "${WAIT_LIMIT:-}" ]; then
+	WAIT_LIMIT=120
+	[ -n "${VALGRIND:-}" ] && WAIT_LIMIT=900
+fi
+
 fail() {
 	echo "  $CASE: $*" >&2
 	case_failed=1
@@ -12,14 +22,17 @@ fail() {
 # Valgrind and the sanitizers exit 99 on an error; tests/run fails the case
 # even where its output was captured and its status not looked at.
 # Valgrind's own words go to a log of their own (fd 9), so that what labbook
-# says is checked as it is.
+# says is checked as it is. With LB_LIMIT=SECONDS set, a labbook that still
+# runs then is stopped (SIGTERM) and the status is 124: the safety net of a
+# case whose labbook would otherwise hang.
 lb() {
 	if [ -n "${VALGRIND:-}" ]; then
+		${LB_LIMIT:+timeout -k 10 "$LB_LIMIT"} \
 		valgrind -q --log-fd=9 --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite --show-leak-kinds=definite \
 			--trace-children=no "$LABBOOK" "$@" 9>>"$LB_ERRORS.valgrind"
 	else
-		"$LABBOOK" "$@"
+		${LB_LIMIT:+timeout -k 10 "$LB_LIMIT"} "$LABBOOK" "$@"
 	fi
 	local rc=$?
 	[ "$rc" = 99 ] && { echo "labbook $*: valgrind or a sanitizer found errors"
@@ -79,3 +92,71 @@ expect_no_html() { grep -qF -- "$2" "site/$1" 2>/dev/null && fail "site/$1 has '
 expect_file() { [ -e "$1" ] || fail "$1 is missing"; }
 expect_no_file() { [ -e "$1" ] && fail "$1 exists"; return 0; }
 expect_same() { cmp -s "$1" "$2" || fail "$1 and $2 differ"; }
+
+# ended PID: wait until the process PID has ended (its pidfd becomes
+# readable; a zombie has ended), at most $WAIT_LIMIT s; false if it runs on.
+ended() {
+	python3 -c 'import os, select, sys
+try:
+	fd = os.pidfd_open(int(sys.argv[1]))
+except ProcessLookupError:
+	sys.exit(0)
+sys.exit(0 if select.select([fd], [], [], float(sys.argv[2]))[0] else 1)' \
+		"$1" "$WAIT_LIMIT"
+}
+
+# finish PID: wait for the background process PID; its status in RC. One
+# that still runs after $WAIT_LIMIT s is killed (RC 137) and the case fails.
+finish() {
+	if ! ended "$1"; then
+		fail "process $1 still ran after $WAIT_LIMIT s; killed it"
+		kill -KILL "$1"
+	fi
+	wait "$1"
+	RC=$?
+}
+
+# watch_start ARGS...: start labbook watch ARGS in the background, its
+# output on a FIFO that watch_line reads (and copies to log); pid in $BG.
+watch_start() {
+	local hold
+	rm -f watch.fifo log
+	mkfifo watch.fifo
+	: > log
+	WATCH_LINES=0
+	# Opened both ways first, so that neither end waits for the other.
+	exec {hold}<>watch.fifo
+	lb_bg watch "$@" > watch.fifo 2>&1
+	exec {WATCH_FD}<watch.fifo {hold}>&-
+}
+
+# watch_line N: read watch's output up to its Nth line that starts
+# "watch: " (a build done, or watching begun); that line is in $LINE. False
+# when watch ended first, or said nothing more for $WAIT_LIMIT s.
+watch_line() {
+	local l
+	while [ "$WATCH_LINES" -lt "$1" ]; do
+		IFS= read -r -t "$WAIT_LIMIT" -u "$WATCH_FD" l || { LINE=; return 1; }
+		printf '%s\n' "$l" >> log
+		case $l in "watch: "*) WATCH_LINES=$((WATCH_LINES + 1)) ;; esac
+	done
+	LINE=$(grep '^watch: ' log | sed -n "$1p")
+}
+
+# watch_until COMMAND: until COMMAND succeeds, wait for watch's next build
+# (its next "watch: " line) and try again; false as watch_line is.
+watch_until() {
+	until eval "$1"; do
+		watch_line $((WATCH_LINES + 1)) || return 1
+	done
+}
+
+# watch_stop SIGNAL: send watch SIGNAL, read the rest of its output into
+# log, and wait for it to end; its status in RC.
+watch_stop() {
+	kill -"$1" "$BG"
+	timeout "$WAIT_LIMIT" cat <&"$WATCH_FD" >> log ||
+		fail "watch wrote on for $WAIT_LIMIT s after SIG$1"
+	exec {WATCH_FD}<&-
+	finish "$BG"
+}

@@ -14,24 +14,32 @@ cp res/sq.jsonl good.jsonl
 cat > kernels/sq/sq.c <<'C'
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <unistd.h>
 int main(void)
 {
 	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
 	fprintf(f, "{\"n\":99}\n");
 	fflush(f);
-	for (;;) sleep(1);
+	/* Locked while it lives; says it runs (started is a FIFO the test
+	 * reads), then never ends. */
+	flock(open("alive", O_RDONLY), LOCK_SH);
+	fclose(fopen("started", "w"));
+	for (;;)
+		pause();
 }
 C
-"$LABBOOK" build --results res --site site --templates "$ROOT/templates" --quiet > out.txt 2>&1 &
-pid=$!
-for i in $(seq 1 100); do pgrep -f "$PWD/build/exp/sq" >/dev/null && break; sleep 0.1; done
+mkfifo started
+touch alive
+lb_bg build --results res --site site --templates "$ROOT/templates" --quiet > out.txt 2>&1
+pid=$BG
+timeout "$WAIT_LIMIT" cat started > /dev/null || fail "the experiment did not start"
 kill -INT $pid
-wait $pid
-RC=$?
+finish $pid
 OUT=$(cat out.txt)
 expect_rc 130
 expect_same res/sq.jsonl good.jsonl
 ls -a res | grep -q '\.tmp\.' && fail "a temporary file was left in the bundle"
-pgrep -f "$PWD/build/exp/sq" >/dev/null && fail "the experiment survived the interrupt"
+# labbook reaps the experiment before it ends: its lock is free by then.
+flock -n alive true || fail "the experiment survived the interrupt"
 true

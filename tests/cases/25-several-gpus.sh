@@ -1,12 +1,17 @@
 # With several GPUs each runs its share at the same time, with its own
 # CUDA_VISIBLE_DEVICES; runs on one GPU never overlap. (--gpus 2 stands in
-# for two visible GPUs; the experiments here are C programs.)
+# for two visible GPUs; the experiments here are C programs.) While the
+# FIFO meet is there, a run on GPU 0 and one on GPU 1 wait for each other
+# in it: they run at once, or never end.
 for k in a b c d; do
 	kernel $k <<'C'
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 static double now(void)
 {
 	struct timespec t;
@@ -16,10 +21,13 @@ static double now(void)
 int main(void)
 {
 	double t0 = now();
+	const char *dev = getenv("CUDA_VISIBLE_DEVICES");
+	if (access("meet", F_OK) == 0)
+		close(open("meet", dev && !strcmp(dev, "0") ? O_WRONLY : O_RDONLY));
+	/* Long enough that runs on one GPU given out together would overlap. */
 	struct timespec d = {0, 600000000};
 	nanosleep(&d, NULL);
 	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
-	const char *dev = getenv("CUDA_VISIBLE_DEVICES");
 	fprintf(f, "{\"dev\":\"%s\",\"t0\":%.6f,\"t1\":%.6f}\n", dev ? dev : "none",
 	        t0, now());
 	return 0;
@@ -45,7 +53,9 @@ source: kernels/c/c.c
 source: kernels/d/d.c
 ```
 MD
-build --gpus 2 --progress
+mkfifo meet
+LB_LIMIT=$WAIT_LIMIT build --gpus 2 --progress
+rm meet
 expect_rc 0
 expect_err "running 4 experiments on 2 GPUs"
 expect_err "] GPU 1: 1/6 "

@@ -112,20 +112,34 @@ PY
 rm -rf site
 lb_bg build --no-run --results res --site site --templates "$ROOT/templates" --quiet
 pid=$BG
-# Safety net only: a build that ignores SIGTERM is killed after 60 s.
-( sleep 60; kill -KILL $pid 2>/dev/null ) &
-net=$!
-# The assets are copied just before the pages are made.
-i=0
-while [ ! -e site/style.css ] && kill -0 $pid 2>/dev/null && [ $i -lt 1200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+# The assets are copied just before the pages are made. Whether SIGTERM
+# comes before the pages or while they are made, the case holds.
+# Wait for it on inotify: the folder site/ made, then style.css in it (or
+# the build ended first).
+timeout "$WAIT_LIMIT" python3 - "$pid" <<'PY' ||
+	fail "waited $WAIT_LIMIT s for site/style.css"
+import ctypes, os, select, sys
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.inotify_init()
+made = 0x100 | 0x80  # IN_CREATE, IN_MOVED_TO
+libc.inotify_add_watch(fd, b".", made)
+try:
+    build = os.pidfd_open(int(sys.argv[1]))
+except ProcessLookupError:
+    sys.exit(0)
+armed = False
+while not os.path.exists("site/style.css"):
+    if not armed and os.path.isdir("site"):
+        libc.inotify_add_watch(fd, b"site", made)
+        armed = True
+        continue
+    if build in select.select([fd, build], [], [])[0]:
+        break
+    os.read(fd, 65536)
+PY
 kill -TERM $pid
-wait $pid
-rc=$?
-kill $net 2>/dev/null
-wait $net 2>/dev/null
+finish $pid
+rc=$RC
 [ "$rc" = 143 ] || fail "a build sent SIGTERM exited $rc, want 143"
 if [ -e site/values.html ]; then
 	grep -q 'The end of the huge chapter.' site/values.html &&

@@ -33,44 +33,34 @@ cp one.md chapters/01-one.md
 build
 expect_rc 0
 
-# Wait (at most $2 s, a safety net) until the command $1 succeeds.
-bound=${BOUND:-20}
-[ -n "${VALGRIND:-}" ] && bound=120
-wait_until() {
-	local i=0 limit=$(($2 * 20))
-	until eval "$1"; do
-		[ $i -ge $limit ] && return 1
-		sleep 0.05
-		i=$((i + 1))
-	done
-}
+# How many builds a removed folder makes depends on how its events come
+# together, so each step waits for builds until the result is there.
 page_has() { grep -qF -- "$1" site/one.html 2>/dev/null; }
 value_is() { [ "$(lb eval --results res 'max(a.y)' 2>/dev/null)" = "$1" ]; }
 
-lb_bg watch --results res --site site --templates "$ROOT/templates" -j 2 > log 2>&1
-pid=$BG
-wait_until '[ "$(grep -c "^watch: " log)" -ge 2 ]' $bound ||
+watch_start --results res --site site --templates "$ROOT/templates" -j 2
+watch_line 2 ||
 	fail "watch did not start: $(cat log)"
 
 # The chapters folder removed and made again, with other text.
 rm -rf chapters
 mkdir chapters
 sed 's/Text version 1/Text version 2/' one.md > chapters/01-one.md
-wait_until 'page_has "Text version 2"' $bound ||
+watch_until 'page_has "Text version 2"' ||
 	fail "no build once chapters/ was made again: $(cat log)"
 # The new folder is watched.
 sed -i 's/Text version 2/Text version 3/' chapters/01-one.md
-wait_until 'page_has "Text version 3"' $bound ||
+watch_until 'page_has "Text version 3"' ||
 	fail "an edit in the new chapters/ built nothing: $(cat log)"
 
 # Moved away and another made in its place: the new one is what counts.
 mv chapters chapters.old
 mkdir chapters
 sed 's/Text version 1/Text version 4/' one.md > chapters/01-one.md
-wait_until 'page_has "Text version 4"' $bound ||
+watch_until 'page_has "Text version 4"' ||
 	fail "no build once chapters/ was moved and made again: $(cat log)"
 sed -i 's/Text version 4/Text version 5/' chapters/01-one.md
-wait_until 'page_has "Text version 5"' $bound ||
+watch_until 'page_has "Text version 5"' ||
 	fail "an edit in the chapters/ made after a move built nothing: $(cat log)"
 
 # An experiment's folder removed and made again, with a new header.
@@ -78,10 +68,10 @@ rm -rf kernels/a
 mkdir kernels/a
 cp kernel.c kernels/a/a.c
 echo '#define SCALE 3' > kernels/a/scale.h
-wait_until 'value_is 9' $bound ||
+watch_until 'value_is 9' ||
 	fail "a did not run once kernels/a was made again: $(cat log)"
 echo '#define SCALE 4' > kernels/a/scale.h
-wait_until 'value_is 12' $bound ||
+watch_until 'value_is 12' ||
 	fail "an edit in the new kernels/a ran nothing: $(cat log)"
 
 # The folder above it too.
@@ -89,14 +79,13 @@ rm -rf kernels
 mkdir -p kernels/a
 cp kernel.c kernels/a/a.c
 echo '#define SCALE 5' > kernels/a/scale.h
-wait_until 'value_is 15' $bound ||
+watch_until 'value_is 15' ||
 	fail "a did not run once kernels/ was made again: $(cat log)"
 echo '#define SCALE 6' > kernels/a/scale.h
-wait_until 'value_is 18' $bound ||
+watch_until 'value_is 18' ||
 	fail "an edit in the new kernels/a/ ran nothing: $(cat log)"
-wait_until 'page_has "is 18."' $bound || fail "the page did not follow: $(cat log)"
+watch_until 'page_has "is 18."' || fail "the page did not follow: $(cat log)"
 
-kill -INT $pid
-wait $pid
-rc=$?
+watch_stop INT
+rc=$RC
 [ "$rc" = 130 ] || fail "watch exited $rc after SIGINT, want 130: $(cat log)"
