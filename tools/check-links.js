@@ -51,7 +51,8 @@ for (const page of pages) {
 			}
 			const hash = url.indexOf('#');
 			const file = decodeURIComponent(hash < 0 ? url : url.slice(0, hash)).replace(/\?.*/, '');
-			const frag = hash < 0 ? null : decodeURIComponent(url.slice(hash + 1));
+			const raw = hash < 0 ? null : url.slice(hash + 1);
+			const frag = raw === null ? null : decodeURIComponent(raw);
 			const target = file ? path.resolve(path.dirname(page), file) : page;
 			if (!target.startsWith(site + path.sep) && target !== site) {
 				problems.push(`${rel}: ${url} points outside the site`);
@@ -63,7 +64,9 @@ for (const page of pages) {
 				problems.push(`${rel}: ${url}: no such file`);
 				continue;
 			}
-			if (frag && target.endsWith('.html') && !idsOf(target).has(frag))
+			// As a browser finds a fragment: as written, then percent-decoded.
+			if (frag && target.endsWith('.html') && !idsOf(target).has(raw) &&
+			    !idsOf(target).has(frag))
 				problems.push(`${rel}: ${url}: no id "${frag}" in ${path.relative(site, target)}`);
 		}
 	}
