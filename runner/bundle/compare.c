@@ -3,12 +3,16 @@
 #define _GNU_SOURCE
 #include "bundle/compare.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/buf.h"
 #include "base/exec.h"
+#include "base/path.h"
 #include "base/util.h"
 
 /*
@@ -16,7 +20,7 @@
  * with "…" so a reader knows there was more. (Columns are counted as
  * UTF-8 characters.)
  */
-static void put_col(const char *s, int width)
+static void put_col(FILE *out, const char *s, int width)
 {
 	size_t chars = 0, i = 0, cut_at = 0;
 	for (; s[i]; i++)
@@ -26,10 +30,10 @@ static void put_col(const char *s, int width)
 			chars++;
 		}
 	if (chars <= (size_t)width) {
-		printf("%s%*s", s, width - (int)chars, "");
+		fprintf(out, "%s%*s", s, width - (int)chars, "");
 		return;
 	}
-	printf("%.*s\u2026", (int)cut_at, s);
+	fprintf(out, "%.*s\u2026", (int)cut_at, s);
 }
 
 /*
@@ -95,6 +99,7 @@ struct compare_skips {
 	size_t unmatched; /* ... whose parameters differ */
 	size_t short_;    /* ... under --min-ms in one or both */
 	size_t host;      /* ... host-bound */
+	size_t noisy;     /* ... noisier than --max-noise */
 };
 
 /* Report that nothing was compared, and why. */
@@ -126,11 +131,195 @@ static void compare_report_none(const struct bundle *a, const struct bundle *b,
 		if (k->host)
 			buf_printf(&why, ", %zu %s host-bound (never judged)", k->host,
 			           k->host == 1 ? "is" : "are");
+		if (k->noisy)
+			buf_printf(&why, ", %zu %s noisier than --max-noise %g%%",
+			           k->noisy, k->noisy == 1 ? "is" : "are", o->max_noise);
 	}
 	/* After the table, where a terminal or a log shows it. */
-	fflush(stdout);
+	fflush(NULL);
 	diag("nothing compared between %s and %s: %s", a->dir, b->dir, why.data);
 	buf_free(&why);
+}
+
+const char *compare_verdict_name(enum compare_verdict v)
+{
+	switch (v) {
+	case COMPARE_SLOWER: return "slower";
+	case COMPARE_FASTER: return "faster";
+	case COMPARE_NOISY: return "too noisy";
+	case COMPARE_WITHIN: break;
+	}
+	return "within noise";
+}
+
+static double field(const cJSON *row, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, key);
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+double compare_record_noise(const cJSON *row)
+{
+	double m = field(row, RECORD_MEDIAN);
+	if (!(m > 0))
+		return 0;
+	double iqr = (field(row, "q3_ms") - field(row, "q1_ms")) / m;
+	if (isnan(iqr))
+		iqr = field(row, "spread");
+	double runs = field(row, "run_spread");
+	if (isnan(runs))
+		runs = (field(row, "run_max_ms") - field(row, "run_min_ms")) / m;
+	double n = 0;
+	if (iqr > n)
+		n = iqr;
+	if (runs > n)
+		n = runs;
+	return n;
+}
+
+enum compare_verdict compare_judge(double a_ms, double b_ms, double noise,
+                                   const struct compare_opts *o, double *band)
+{
+	double d = (b_ms - a_ms) / a_ms;
+	*band = COMPARE_NOISE_TIMES * noise;
+	if (*band < o->min_diff / 100)
+		*band = o->min_diff / 100;
+	if (noise > o->max_noise / 100)
+		return COMPARE_NOISY;
+	/* A difference equal to the band, up to rounding (1.01 against 1.00
+	 * with --min-diff 1), is within it. */
+	double slack = 1e-9;
+	if (d > *band + slack)
+		return COMPARE_SLOWER;
+	if (d < -*band - slack)
+		return COMPARE_FASTER;
+	return COMPARE_WITHIN;
+}
+
+/* Does path hold a bundle (a machine.json)? */
+static int is_bundle(const char *path)
+{
+	char *m = path_join(path, "machine.json");
+	struct stat st;
+	int yes = stat(m, &st) == 0 && S_ISREG(st.st_mode);
+	free(m);
+	return yes;
+}
+
+int compare_repeat_open(const char *a_dir, const char *b_dir,
+                        const char *named, struct bundle **out)
+{
+	*out = NULL;
+	if (named) {
+		if (!is_bundle(named)) {
+			diag("--repeat %s: not a results bundle (no machine.json)", named);
+			return -1;
+		}
+		*out = bundle_open(named);
+		return 0;
+	}
+	size_t len = strlen(a_dir);
+	while (len > 1 && a_dir[len - 1] == '/')
+		len--;
+	char *guess = xasprintf("%.*s-repeat", (int)len, a_dir);
+	/* Compared with its own repeat, A's difference from it is what is
+	 * being measured, not a noise to allow for. */
+	char *rg = realpath(guess, NULL), *rb = realpath(b_dir, NULL);
+	if (rg && is_bundle(guess) && !(rb && !strcmp(rg, rb)))
+		*out = bundle_open(guess);
+	free(rg);
+	free(rb);
+	free(guess);
+	return 0;
+}
+
+/*
+ * The difference, relative to a_ms, between record k of experiment id in
+ * A and the same point in A's repeat, or 0 where there is none to see
+ * (no repeat, no such record, or another version of the kernel).
+ */
+static double repeat_diff(struct bundle *rep, struct bundle *a, const char *id,
+                          size_t k, const cJSON *row_a, double a_ms)
+{
+	if (!rep)
+		return 0;
+	struct exp_result *r = bundle_get(rep, id);
+	if (k >= r->nrows || !record_same_point(row_a, r->rows[k]))
+		return 0;
+	const char *ka = bundle_source_key(a, id), *kr = bundle_source_key(rep, id);
+	if (ka && kr && strcmp(ka, kr))
+		return 0;
+	double m = field(r->rows[k], RECORD_MEDIAN);
+	return m > 0 ? fabs(m - a_ms) / a_ms : 0;
+}
+
+/* One judged point for --json: a new object. */
+static cJSON *point_json(const char *id, size_t k, const char *params,
+                         double x, double y, double noise, double rep,
+                         double band, const char *verdict)
+{
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "experiment", id);
+	cJSON_AddNumberToObject(p, "record", (double)k);
+	cJSON_AddStringToObject(p, "point", params);
+	cJSON_AddNumberToObject(p, "a_ms", x);
+	cJSON_AddNumberToObject(p, "b_ms", y);
+	cJSON_AddNumberToObject(p, "diff", (y - x) / x);
+	if (noise >= 0) {
+		cJSON_AddNumberToObject(p, "noise", noise);
+		cJSON_AddNumberToObject(p, "repeat_diff", rep);
+	}
+	cJSON_AddNumberToObject(p, "band", band);
+	cJSON_AddStringToObject(p, "verdict", verdict);
+	return p;
+}
+
+/* Write the verdicts to o->json; 0, or -1 (reported). */
+static int compare_json_write(const struct compare_opts *o, const struct bundle *a,
+                              const struct bundle *b, cJSON *points,
+                              const size_t count[4], size_t host)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "a", a->dir);
+	cJSON_AddStringToObject(doc, "b", b->dir);
+	if (o->max_diff >= 0) {
+		cJSON_AddStringToObject(doc, "method", "flat");
+		cJSON_AddNumberToObject(doc, "max_diff", o->max_diff / 100);
+	} else {
+		cJSON_AddStringToObject(doc, "method", "noise");
+		cJSON_AddNumberToObject(doc, "noise_times", COMPARE_NOISE_TIMES);
+		cJSON_AddNumberToObject(doc, "min_diff", o->min_diff / 100);
+		cJSON_AddNumberToObject(doc, "max_noise", o->max_noise / 100);
+		if (o->repeat)
+			cJSON_AddStringToObject(doc, "repeat", o->repeat->dir);
+	}
+	cJSON_AddNumberToObject(doc, "min_ms", o->min_ms);
+	cJSON *sum = cJSON_AddObjectToObject(doc, "summary");
+	cJSON_AddNumberToObject(sum, "slower", (double)count[COMPARE_SLOWER]);
+	cJSON_AddNumberToObject(sum, "faster", (double)count[COMPARE_FASTER]);
+	cJSON_AddNumberToObject(sum, "within_noise", (double)count[COMPARE_WITHIN]);
+	cJSON_AddNumberToObject(sum, "too_noisy", (double)count[COMPARE_NOISY]);
+	cJSON_AddNumberToObject(sum, "host_bound", (double)host);
+	cJSON_AddItemToObject(doc, "points", points);
+	char *text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	int rc = 0;
+	if (!strcmp(o->json, "-")) {
+		fputs(text, stdout);
+		putchar('\n');
+	} else {
+		FILE *f = fopen(o->json, "w");
+		if (!f || fputs(text, f) < 0 || fputc('\n', f) == EOF) {
+			diag("--json %s: cannot write: %s", o->json, strerror(errno));
+			rc = -1;
+		}
+		if (f && fclose(f) != 0 && rc == 0) {
+			diag("--json %s: cannot write: %s", o->json, strerror(errno));
+			rc = -1;
+		}
+	}
+	free(text);
+	return rc;
 }
 
 int compare_bundles(struct bundle *a, struct bundle *b,
@@ -152,20 +341,30 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 		return -1;
 	}
 
-	int above = 0;
-	size_t judged = 0, shown = 0, nhost = 0, nchanged = 0;
+	/* With the verdicts on stdout, the table is for a person: stderr. */
+	FILE *out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
+	int flat = o->max_diff >= 0;
+	size_t count[4] = {0};
+	size_t judged = 0, nhost = 0, nchanged = 0;
 	struct compare_skips skip = {0};
 	double worst = 0, host_worst = 0;
 	char *worst_at = xstrdup("(none)");
-	printf("A = %s, B = %s; diff = (B - A) / A of the median times: "
-	       "positive means B is slower\n", a->dir, b->dir);
-	printf("%-12s %-48s %10s %10s %8s\n", "experiment", "point", "A ms", "B ms",
-	       "diff");
+	cJSON *points = cJSON_CreateArray();
+	fprintf(out, "A = %s, B = %s; diff = (B - A) / A of the median times: "
+	        "positive means B is slower\n", a->dir, b->dir);
+	if (!flat)
+		fprintf(out, "a point differs when |diff| > band = max(%g x noise, "
+		        "--min-diff %g%%); noise: the larger quartile range or run "
+		        "spread of A and B%s%s\n", COMPARE_NOISE_TIMES, o->min_diff,
+		        o->repeat ? ", and A's difference from " : "",
+		        o->repeat ? o->repeat->dir : "");
+	fprintf(out, "%-12s %-48s %10s %10s %8s%s\n", "experiment", "point", "A ms",
+	        "B ms", "diff", flat ? "" : "     band  verdict");
 	for (size_t i = 0; i < nids; i++) {
 		struct exp_result *ra = bundle_get(a, ids[i]), *rb = bundle_get(b, ids[i]);
 		if (!rb->nrows) {
-			put_col(ids[i], 12);
-			printf(" (only in %s)\n", a->dir);
+			put_col(out, ids[i], 12);
+			fprintf(out, " (only in %s)\n", a->dir);
 			continue;
 		}
 		skip.shared++;
@@ -174,15 +373,15 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 		const char *ka = bundle_source_key(a, ids[i]);
 		const char *kb = bundle_source_key(b, ids[i]);
 		if (ka && kb && strcmp(ka, kb)) {
-			put_col(ids[i], 12);
-			printf(" (built from other sources in each: not compared)\n");
+			put_col(out, ids[i], 12);
+			fprintf(out, " (built from other sources in each: not compared)\n");
 			nchanged++;
 			skip.changed++;
 			continue;
 		}
 		size_t n = ra->nrows < rb->nrows ? ra->nrows : rb->nrows;
 		double exp_worst = 0;
-		size_t exp_n = 0;
+		size_t exp_n = 0, exp_diff = 0;
 		skip.pairs += n;
 		for (size_t k = 0; k < n; k++) {
 			const cJSON *ma = cJSON_GetObjectItem(ra->rows[k], RECORD_MEDIAN);
@@ -194,8 +393,9 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 			char *pa = record_params(ra->rows[k]);
 			if (!record_same_point(ra->rows[k], rb->rows[k])) {
 				char *pb = record_params(rb->rows[k]);
-				put_col(ids[i], 12);
-				printf(" #%zu differs in its parameters: %s | %s\n", k, pa, pb);
+				put_col(out, ids[i], 12);
+				fprintf(out, " #%zu differs in its parameters: %s | %s\n", k,
+				        pa, pb);
 				free(pa);
 				free(pb);
 				skip.unmatched++;
@@ -216,18 +416,48 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 				if (fabs(d) > fabs(host_worst))
 					host_worst = d;
 				if (o->all) {
-					put_col(ids[i], 12);
-					putchar(' ');
-					put_col(pa, 48);
-					printf(" %10.4f %10.4f %+7.2f%%  (host)\n", x, y, d);
+					put_col(out, ids[i], 12);
+					fputc(' ', out);
+					put_col(out, pa, 48);
+					fprintf(out, " %10.4f %10.4f %+7.2f%%  (host)\n", x, y, d);
 				}
 				free(pa);
 				continue;
 			}
-			int bad = judge && fabs(d) > o->max_diff;
-			if (judge) {
+			if (!judge) {
+				if (o->all) {
+					put_col(out, ids[i], 12);
+					fputc(' ', out);
+					put_col(out, pa, 48);
+					fprintf(out, " %10.4f %10.4f %+7.2f%%  (short)\n", x, y, d);
+				}
+				free(pa);
+				continue;
+			}
+			enum compare_verdict v;
+			double band, noise = -1, rep = 0;
+			if (flat) {
+				band = o->max_diff / 100;
+				v = fabs(d) <= o->max_diff ? COMPARE_WITHIN
+				    : d > 0                ? COMPARE_SLOWER
+				                           : COMPARE_FASTER;
+			} else {
+				double na = compare_record_noise(ra->rows[k]);
+				double nb_ = compare_record_noise(rb->rows[k]);
+				rep = repeat_diff(o->repeat, a, ids[i], k, ra->rows[k], x);
+				noise = fmax(fmax(na, nb_), rep);
+				v = compare_judge(x, y, noise, o, &band);
+			}
+			count[v]++;
+			cJSON_AddItemToArray(points, point_json(ids[i], k, pa, x, y, noise,
+			                                        rep, band,
+			                                        compare_verdict_name(v)));
+			if (v == COMPARE_NOISY) {
+				skip.noisy++;
+			} else {
 				judged++;
 				exp_n++;
+				exp_diff += v != COMPARE_WITHIN;
 				if (fabs(d) > fabs(exp_worst))
 					exp_worst = d;
 				if (fabs(d) > fabs(worst)) {
@@ -236,43 +466,63 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 					worst_at = xasprintf("%s #%zu %s", ids[i], k, pa);
 				}
 			}
-			above += bad;
-			if (o->all || bad) {
-				put_col(ids[i], 12);
-				putchar(' ');
-				put_col(pa, 48);
-				printf(" %10.4f %10.4f %+7.2f%%%s\n", x, y, d,
-				       bad ? "  <-- over" : judge ? "" : "  (short)");
-				shown++;
+			if (o->all || v != COMPARE_WITHIN) {
+				put_col(out, ids[i], 12);
+				fputc(' ', out);
+				put_col(out, pa, 48);
+				fprintf(out, " %10.4f %10.4f %+7.2f%%", x, y, d);
+				if (flat)
+					fprintf(out, "%s\n", v != COMPARE_WITHIN ? "  <-- over" : "");
+				else
+					fprintf(out, "  \u00b1%5.2f%%  %s\n", band * 100,
+					        compare_verdict_name(v));
 			}
 			free(pa);
 		}
-		if (exp_n)
-		{
-			put_col(ids[i], 12);
-			printf(" %zu point%s of at least %.3f ms, largest %+.2f%%\n",
-			       exp_n, plural(exp_n), o->min_ms, exp_worst);
+		if (exp_n) {
+			put_col(out, ids[i], 12);
+			fprintf(out, " %zu point%s of at least %.3f ms, largest %+.2f%%",
+			        exp_n, plural(exp_n), o->min_ms, exp_worst);
+			if (!flat)
+				fprintf(out, ", %zu beyond noise", exp_diff);
+			fputc('\n', out);
 		}
 	}
+	int rc = -1;
 	/* The error that says why stands in for a summary of nothing. */
 	if (!judged) {
 		compare_report_none(a, b, &skip, o);
-		free(worst_at);
-		argv_free(ids);
-		return -1;
+		cJSON_Delete(points);
+		goto out;
 	}
-	printf("summary: %zu point%s compared, largest difference %+.2f%% (%s), "
-	       "%d over %.1f%%", judged, plural(judged), worst, worst_at, above,
-	       o->max_diff);
+	fprintf(out, "summary: %zu point%s compared, largest difference %+.2f%% (%s), ",
+	        judged, plural(judged), worst, worst_at);
+	if (flat)
+		fprintf(out, "%zu over %.1f%%", count[COMPARE_SLOWER] +
+		        count[COMPARE_FASTER], o->max_diff);
+	else
+		fprintf(out, "%zu slower, %zu faster beyond noise, %zu within noise",
+		        count[COMPARE_SLOWER], count[COMPARE_FASTER],
+		        count[COMPARE_WITHIN]);
+	if (count[COMPARE_NOISY])
+		fprintf(out, "; %zu point%s noisier than --max-noise %g%% not judged",
+		        count[COMPARE_NOISY], plural(count[COMPARE_NOISY]),
+		        o->max_noise);
 	if (nhost)
-		printf("; %zu host-bound point%s not judged, largest %+.2f%%", nhost,
-		       plural(nhost), host_worst);
+		fprintf(out, "; %zu host-bound point%s not judged, largest %+.2f%%",
+		        nhost, plural(nhost), host_worst);
 	if (nchanged)
-		printf("; %zu experiment%s built from other sources not compared",
-		       nchanged, plural(nchanged));
-	printf("\n");
+		fprintf(out, "; %zu experiment%s built from other sources not compared",
+		        nchanged, plural(nchanged));
+	fputc('\n', out);
+	fflush(out);
+	if (o->json && compare_json_write(o, a, b, points, count, nhost) != 0)
+		goto out;
+	else if (!o->json)
+		cJSON_Delete(points);
+	rc = (int)count[COMPARE_SLOWER] + (flat ? (int)count[COMPARE_FASTER] : 0);
+out:
 	free(worst_at);
 	argv_free(ids);
-	(void)shown;
-	return above;
+	return rc;
 }

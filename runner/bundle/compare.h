@@ -1,25 +1,81 @@
 /*
  * compare.h - two bundles, point by point: the relative difference of the
  * median times of matching records (same experiment, same position, same
- * parameters).
+ * parameters), judged against the noise of each point.
+ *
+ * The noise of a point is the largest of, in either bundle, its
+ * repetitions' interquartile range and its runs' spread (run_spread),
+ * each relative to its median, and, where a repeat of bundle A is given,
+ * the difference between A and that repeat. A point differs when its
+ * difference is beyond its band, max(COMPARE_NOISE_TIMES x noise,
+ * min_diff); a point whose noise is above max_noise is not judged.
  */
 #ifndef LB_COMPARE_H
 #define LB_COMPARE_H
 
+#include <cjson/cJSON.h>
+
 #include "bundle/results.h"
 
+/* How many times its noise a point must move to be judged different. */
+#define COMPARE_NOISE_TIMES 3.0
+
 struct compare_opts {
-	double max_diff; /* percent; points above it fail the comparison */
-	double min_ms;   /* points faster than this are shown but not judged */
-	int all;         /* print every point, not only the notable ones */
+	double max_diff;  /* percent; >= 0: the flat test, points above it
+	                   * fail and the noise is not looked at; < 0: noise */
+	double min_diff;  /* percent; never flag a difference this small */
+	double max_noise; /* percent; noisier points are listed apart */
+	double min_ms;    /* points faster than this are shown but not judged */
+	int all;          /* print every point, not only the notable ones */
+	struct bundle *repeat; /* a repeat of A on its machine, or NULL; borrowed */
+	const char *json;      /* write the verdicts as JSON here ("-": stdout,
+	                        * and the table goes to stderr), or NULL */
 };
 
+enum compare_verdict {
+	COMPARE_WITHIN, /* within noise */
+	COMPARE_SLOWER, /* B is slower beyond noise */
+	COMPARE_FASTER, /* B is faster beyond noise */
+	COMPARE_NOISY,  /* noisier than max_noise: not judged */
+};
+
+/* "within noise", "slower", "faster", "too noisy". */
+const char *compare_verdict_name(enum compare_verdict v);
+
 /*
- * Print the comparison; returns the number of judged points above
- * max_diff, or -1 (reported) when either bundle is missing, has no
- * records, has a malformed records file or machine.json, or a record
- * whose median time is not a positive finite number (named by file and
- * line), or when no point was compared at all (the report says why).
+ * The noise of a timed record, relative to its median: the larger of its
+ * interquartile range (q1_ms, q3_ms; else its "spread") and its runs'
+ * spread (run_spread; else run_max_ms - run_min_ms). 0 when the record
+ * holds neither, or has no positive median.
+ */
+double compare_record_noise(const cJSON *row);
+
+/*
+ * The verdict on a point whose median went from a_ms to b_ms (both
+ * positive) with relative noise (already the largest of both bundles'
+ * and the repeat's), under o's min_diff and max_noise. *band gets the
+ * relative difference it was judged against.
+ */
+enum compare_verdict compare_judge(double a_ms, double b_ms, double noise,
+                                   const struct compare_opts *o, double *band);
+
+/*
+ * The repeat of bundle a_dir to judge with: named (when not NULL; an
+ * error, reported, when it is not a bundle), else the folder a_dir
+ * followed by "-repeat" when it holds a machine.json and is not b_dir.
+ * 0 with *out the bundle or NULL (caller frees), or -1.
+ */
+int compare_repeat_open(const char *a_dir, const char *b_dir,
+                        const char *named, struct bundle **out);
+
+/*
+ * Print the comparison. Returns the number of points judged slower
+ * beyond noise (with max_diff, the judged points above it), 0 when
+ * none, or -1 (reported) when either bundle is missing, has no records,
+ * has a malformed records file or machine.json, or a record whose median
+ * time is not a positive finite number (named by file and line), or
+ * when no point was compared at all (the report says why), or the JSON
+ * could not be written.
  */
 int compare_bundles(struct bundle *a, struct bundle *b,
                     const struct compare_opts *o);

@@ -106,7 +106,7 @@ enum {
 	OPT_NO_RUN, OPT_NO_SITE, OPT_COMPILE_ONLY, OPT_RERUN, OPT_RERUN_ALL,
 	OPT_KEEP_GOING, OPT_GPUS, OPT_TIMEOUT, OPT_COMPILE_TIMEOUT, OPT_RUNS,
 	OPT_QUIET, OPT_PROGRESS, OPT_HELP, OPT_MAX_DIFF, OPT_MIN_MS, OPT_ALL,
-	OPT_COMPARE, OPT_STRICT, OPT_LIVE,
+	OPT_MIN_DIFF, OPT_MAX_NOISE, OPT_REPEAT, OPT_JSON, OPT_COMPARE, OPT_STRICT, OPT_LIVE,
 };
 
 static const struct option build_options[] = {
@@ -446,12 +446,31 @@ static int cmd_eval(int argc, char **argv)
 	return rc;
 }
 
+/* A percentage, "2" or "2%", into *out; 0 or -1. */
+static int parse_percent(const char *s, double *out)
+{
+	size_t n = strlen(s);
+	char *t = xstrdup(s);
+	if (n && t[n - 1] == '%')
+		t[n - 1] = 0;
+	int rc = parse_double(t, 0, 1e9, out);
+	free(t);
+	return rc;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
-	struct compare_opts o = {5.0, 0.05, 0};
+	struct compare_opts o = {-1, 1.0, 10.0, 0.05, 0, NULL, NULL};
+	const char *repeat = NULL;
+	int no_repeat = 0;
 	static const struct option opts[] = {
 		{"max-diff", required_argument, NULL, OPT_MAX_DIFF},
+		{"min-diff", required_argument, NULL, OPT_MIN_DIFF},
+		{"max-noise", required_argument, NULL, OPT_MAX_NOISE},
 		{"min-ms", required_argument, NULL, OPT_MIN_MS},
+		{"repeat", required_argument, NULL, OPT_REPEAT},
+		{"no-repeat", no_argument, NULL, 'R'},
+		{"json", required_argument, NULL, OPT_JSON},
 		{"all", no_argument, NULL, OPT_ALL},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -461,8 +480,18 @@ static int cmd_compare(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MAX_DIFF:
-			if (parse_double(optarg, 0, 1e9, &o.max_diff) != 0)
+			if (parse_percent(optarg, &o.max_diff) != 0)
 				return usage_error("compare ", "--max-diff wants a "
+				                   "percentage, not '%s'", optarg);
+			break;
+		case OPT_MIN_DIFF:
+			if (parse_percent(optarg, &o.min_diff) != 0)
+				return usage_error("compare ", "--min-diff wants a "
+				                   "percentage, not '%s'", optarg);
+			break;
+		case OPT_MAX_NOISE:
+			if (parse_percent(optarg, &o.max_noise) != 0)
+				return usage_error("compare ", "--max-noise wants a "
 				                   "percentage, not '%s'", optarg);
 			break;
 		case OPT_MIN_MS:
@@ -470,6 +499,9 @@ static int cmd_compare(int argc, char **argv)
 				return usage_error("compare ", "--min-ms wants "
 				                   "milliseconds, not '%s'", optarg);
 			break;
+		case OPT_REPEAT: repeat = optarg; break;
+		case 'R': no_repeat = 1; break;
+		case OPT_JSON: o.json = optarg; break;
 		case OPT_ALL: o.all = 1; break;
 		case 'h': fputs(usage_compare, stdout); return 0;
 		default: return getopt_error("compare ", c, argv);
@@ -478,12 +510,22 @@ static int cmd_compare(int argc, char **argv)
 	if (argc - optind != 2)
 		return usage_error("compare ", "compare needs two bundles, A and B; "
 		                   "found %d", argc - optind);
-	struct bundle *a = bundle_open(argv[optind]);
-	struct bundle *b = bundle_open(argv[optind + 1]);
-	int over = compare_bundles(a, b, &o);
+	if (repeat && no_repeat)
+		return usage_error("compare ", "--repeat and --no-repeat contradict "
+		                   "each other");
+	const char *da = argv[optind], *db = argv[optind + 1];
+	struct bundle *a = bundle_open(da);
+	struct bundle *b = bundle_open(db);
+	int over = -1;
+	if (o.max_diff >= 0 || no_repeat ||
+	    compare_repeat_open(da, db, repeat, &o.repeat) == 0)
+		over = compare_bundles(a, b, &o);
+	bundle_free(o.repeat);
 	bundle_free(a);
 	bundle_free(b);
-	return over != 0 ? 1 : 0;
+	/* 1 for a point slower beyond its noise, 2 when nothing could be
+	 * compared. */
+	return over < 0 ? 2 : over > 0 ? 1 : 0;
 }
 
 static int cmd_init(int argc, char **argv)
