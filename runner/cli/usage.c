@@ -81,19 +81,33 @@ const char usage_eval[] =
 	"Example: labbook eval --results results/h200 'max(ilp.gflops[view=sm]) %.0f'\n";
 
 const char usage_compare[] =
-	"usage: labbook compare A B [--max-diff PCT] [--min-ms MS] [--all]\n"
+	"usage: labbook compare A B [--min-diff PCT] [--max-noise PCT] [--repeat DIR]\n"
+	"                           [--no-repeat] [--max-diff PCT] [--min-ms MS]\n"
+	"                           [--json FILE] [--all]\n"
 	"Compare two results bundles point by point: for each record with a median\n"
 	"time, diff = (B - A) / A of the medians, so a positive diff means B took\n"
-	"longer (is slower) than A.\n"
+	"longer (is slower) than A. Each point is judged against its noise: the\n"
+	"larger quartile range or run spread of A and B, and A's difference from\n"
+	"A-repeat (the folder A followed by -repeat) where that exists. It is\n"
+	"slower or faster when |diff| > max(3 x noise, --min-diff), else within noise.\n"
 	"\n"
-	"  --max-diff PCT    points that differ by more fail the comparison (default 5)\n"
+	"  --min-diff PCT    never flag a smaller difference (default 1)\n"
+	"  --max-noise PCT   points noisier than this are listed apart, not judged\n"
+	"                    (default 10)\n"
+	"  --repeat DIR      the repeat of A to take the run-to-run difference from\n"
+	"  --no-repeat       use no repeat of A\n"
+	"  --max-diff PCT    the flat test instead: points that differ by more fail,\n"
+	"                    whatever their noise\n"
 	"  --min-ms MS       points faster than this in either bundle are shown but\n"
 	"                    not judged (default 0.05)\n"
-	"  --all             print every point, not only those over --max-diff\n"
+	"  --json FILE       write the verdicts as JSON to FILE (-: stdout, and the\n"
+	"                    table to stderr)\n"
+	"  --all             print every point, not only those flagged\n"
 	"\n"
 	"Records marked host_bound are listed apart and never fail it. Exit status:\n"
-	"0 within the limit, 1 a point over it or a bundle that is missing, empty or\n"
-	"corrupt, 2 usage.\n";
+	"0 nothing slower beyond noise, 1 a point slower (with --max-diff: a point\n"
+	"over it), 2 nothing could be compared (a bundle missing, empty or corrupt,\n"
+	"no point in common) or a wrong command line.\n";
 
 const char usage_init[] =
 	"usage: labbook init [--force] DIR\n"
