@@ -116,8 +116,7 @@ pid=$BG
 # comes before the pages or while they are made, the case holds.
 # Wait for it on inotify: the folder site/ made, then style.css in it (or
 # the build ended first).
-timeout "$WAIT_LIMIT" python3 - "$pid" <<'PY' ||
-	fail "waited $WAIT_LIMIT s for site/style.css"
+timeout "$WAIT_LIMIT" python3 - "$pid" <<'PY' || fail "waited $WAIT_LIMIT s for site/style.css"
 import ctypes, os, select, sys
 libc = ctypes.CDLL(None, use_errno=True)
 fd = libc.inotify_init()
