@@ -14,25 +14,24 @@
 
 #include "base/util.h"
 
-void kept_facts(const char *path, char out[80])
+void kept_facts(const char *dir, const char *file, char out[80])
 {
+	char *path = path_join(dir, file);
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-		out[0] = '\0';
-		return;
-	}
-	snprintf(out, 80, "%lld %lld %llu", (long long)st.st_size,
-	         (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
-	         (unsigned long long)st.st_ino);
+	out[0] = '\0';
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		snprintf(out, 80, "%lld %lld %llu", (long long)st.st_size,
+		         (long long)st.st_mtim.tv_sec * 1000000000LL +
+		             st.st_mtim.tv_nsec,
+		         (unsigned long long)st.st_ino);
+	free(path);
 }
 
 int kept_file(struct store *st, const char *dir, const char *file,
               const char *key)
 {
-	char *path = path_join(dir, file);
 	char now[80];
-	kept_facts(path, now);
-	free(path);
+	kept_facts(dir, file, now);
 	size_t len;
 	const char *was = store_get(st, key, &len);
 	return was && *now && len == strlen(now) && !memcmp(was, now, len);
@@ -41,10 +40,8 @@ int kept_file(struct store *st, const char *dir, const char *file,
 void kept_file_put(struct store *st, const char *dir, const char *file,
                    const char *key)
 {
-	char *path = path_join(dir, file);
 	char now[80];
-	kept_facts(path, now);
-	free(path);
+	kept_facts(dir, file, now);
 	if (*now)
 		store_put(st, key, now, strlen(now));
 }

@@ -13,8 +13,8 @@
 #include "render/render.h"
 
 /* What says a file is the one a build wrote: "SIZE MTIME_NS INODE" of
- * path, or "" when it is not a regular file there. */
-void kept_facts(const char *path, char out[80]);
+ * dir/file, or "" when it is not a regular file there. */
+void kept_facts(const char *dir, const char *file, char out[80]);
 /* Is dir/file the file made under key (its facts kept there)? */
 int kept_file(struct store *st, const char *dir, const char *file,
               const char *key);

@@ -313,10 +313,8 @@ static int chapter_fresh(const struct site_ctx *s, size_t i, const char *key,
 	    n > 1000000)
 		return 0;
 	char *file = xasprintf("%s.html", ch->name);
-	char *path = path_join(s->o->dir, file);
 	char now[80];
-	kept_facts(path, now);
-	free(path);
+	kept_facts(s->o->dir, file, now);
 	free(file);
 	size_t klen;
 	if (!*now || strcmp(now, facts) || !onebook_has_part(s->book, i) ||
@@ -388,16 +386,14 @@ static int chapter_update(struct site_ctx *s, size_t i, const char *key,
 	store_note(s->store, NULL);
 	if (rc == 0 && !c.errors && !c.claims_failed) {
 		char *file = xasprintf("%s.html", ch->name);
-		char *path = path_join(s->o->dir, file);
 		char facts[80];
-		kept_facts(path, facts);
+		kept_facts(s->o->dir, file, facts);
 		struct buf v = BUF_INIT;
 		buf_printf(&v, "%d %s\n", c.claims, facts);
 		buf_put(&v, made->data ? made->data : "", made->len);
 		if (*facts)
 			store_put(s->store, key, v.data, v.len);
 		buf_free(&v);
-		free(path);
 		free(file);
 	}
 	return rc;
