@@ -10,6 +10,7 @@
 
 #include "base/exec.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 #include "book/sweep.h"
 #include "bundle/capture.h"
 
@@ -176,11 +177,20 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	e->include = dir_opt(d, "include");
 	const char *gpus = dir_opt(d, "gpus");
 	e->all_gpus = gpus && !strcmp(gpus, "all");
+	const char *req = dir_opt(d, "requires");
+	if (!req || cc_requirement(req, &e->need_cc) != 0)
+		e->need_cc = 0;
 	e->cuda = e->source && !strcmp(path_ext(e->source), ".cu");
 	char **words = e->source ? argv_split(e->source, NULL) : NULL;
 	for (char **w = words; w && *w; w++)
 		e->cuda |= !strcmp(path_ext(*w), ".cu");
 	argv_free(words);
+}
+
+void book_mark_needs(const struct book *bk, struct bundle *b)
+{
+	for (size_t i = 0; i < bk->nexps; i++)
+		bundle_mark_needs(b, bk->exps[i].id, bk->exps[i].need_cc);
 }
 
 int book_load(const char *dir, struct book *bk)

@@ -43,6 +43,7 @@ struct exper {
 	int runs;           /* separate processes to run it in; 0: the default */
 	int allow_error;
 	int all_gpus;       /* gpus: all: runs alone, seeing every GPU */
+	int need_cc;        /* requires: the least compute capability (90), or 0 */
 	int cuda;           /* a source is CUDA (.cu): built with nvcc */
 	int source_ok;      /* the source exists inside the project */
 
@@ -82,6 +83,10 @@ struct book {
 /* Limits on an experiment's options (README, "Limits"). */
 #define RUNS_MAX 100
 #define TIMEOUT_MAX 86400.0
+
+/* Mark in b each experiment that requires a compute capability b's card
+ * lacks (bundle_mark_needs). */
+void book_mark_needs(const struct book *bk, struct bundle *b);
 
 /* Load the chapters of dir. 0, or -1 when dir cannot be read (reported). */
 int book_load(const char *dir, struct book *bk);

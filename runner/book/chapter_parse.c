@@ -18,6 +18,7 @@
 #include "base/exec.h"
 #include "base/highlight.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 
 #define CMARK_OPTS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
 #define FEED_BYTES ((size_t)1 << 20)
@@ -32,6 +33,15 @@ static void inline_parse(struct inline_expr *e, const char *s, size_t n,
 	if (str_starts(t, "check") && (t[5] == ' ' || t[5] == '\t')) {
 		e->check = 1;
 		t = str_trim(t + 5);
+		/* "requires sm_90: CLAIM": a claim about some cards only. */
+		char *colon = strchr(t, ':');
+		if (str_starts(t, "requires") && (t[8] == ' ' || t[8] == '\t') &&
+		    colon) {
+			*colon = '\0';
+			e->need_cc = cc_requirement(t + 8, &e->need_cc) == 0
+			                 ? e->need_cc : -1;
+			t = str_trim(colon + 1);
+		}
 	}
 	char *last = strrchr(t, ' ');
 	char *fmt = last ? last + 1 : t;
@@ -130,6 +140,10 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 		inline_parse(e, text.data ? text.data : "", text.len, line);
 		if (!*e->text)
 			diag_at(p->ch->path, line, "empty '{{ }}'");
+		if (e->need_cc < 0)
+			diag_at(p->ch->path, line, "a claim's 'requires' names no "
+			        "compute capability: write 'requires sm_90:' or "
+			        "'requires cc >= 9.0:'");
 		char *tok = token('V', p->ch->nvalues - 1, 0);
 		node = cmark_node_new_with_mem(CMARK_NODE_HTML_INLINE, tree_mem());
 		cmark_node_set_literal(node, tok);

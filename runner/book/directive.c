@@ -10,12 +10,13 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 
 struct opt_spec {
 	const char *key;
 	int required;
 	int repeat;
-	enum { V_TEXT, V_INT, V_BOOL, V_SHOW, V_GPUS } type;
+	enum { V_TEXT, V_INT, V_BOOL, V_SHOW, V_GPUS, V_CC } type;
 };
 
 static const struct opt_spec experiment_opts[] = {
@@ -26,6 +27,7 @@ static const struct opt_spec experiment_opts[] = {
 	{"env", 0, 0, V_TEXT},         {"runs", 0, 0, V_INT},
 	{"include", 0, 0, V_TEXT},     {"capture", 0, 1, V_TEXT},
 	{"sweep", 0, 1, V_TEXT},       {"gpus", 0, 0, V_GPUS},
+	{"requires", 0, 0, V_CC},
 	{NULL, 0, 0, V_TEXT},
 };
 
@@ -129,6 +131,14 @@ static void check_value(const char *path, struct directive *d,
 			dir_fail(path, d, o->line,
 			         "option '%s' wants true or false, not '%s'", o->key, v);
 		break;
+	case V_CC: {
+		int cc;
+		if (cc_requirement(v, &cc) != 0)
+			dir_fail(path, d, o->line, "option '%s' wants a compute "
+			         "capability (sm_90, or cc >= 9.0), not '%s'", o->key,
+			         v);
+		break;
+	}
 	case V_GPUS:
 		if (strcmp(v, "all") && strcmp(v, "one"))
 			dir_fail(path, d, o->line, "option '%s' wants all (every GPU "

@@ -171,7 +171,7 @@ static int expr_parse_conds(struct parser *p, struct filter *f, const char *end)
 int filter_parse(const char *text, struct bundle *b, struct filter *f,
                  char **err)
 {
-	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL}};
+	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL, 0}};
 	memset(f, 0, sizeof *f);
 	skip(&p);
 	if (p.s[p.pos] && expr_parse_conds(&p, f, NULL) == 0) {
@@ -500,7 +500,7 @@ static int expr_parse_expr(struct parser *p, struct value *out)
 int expr_eval_at(const char *text, struct bundle *b, struct value *out,
                  char **err, struct eval_facts *facts)
 {
-	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL}};
+	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL, 0}};
 	memset(out, 0, sizeof *out);
 	if (expr_parse_expr(&p, out) == 0) {
 		skip(&p);

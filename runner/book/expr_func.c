@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 
 /* ---- references ----------------------------------------------------------- */
 
@@ -30,10 +31,30 @@ int ref_machine(struct bundle *b, const char *field, struct eval_facts *facts,
                 struct value *out, char **err)
 {
 	facts->outdated |= bundle_outdated(b, "machine");
+	double num;
+	int need = 0, cc = bundle_cc(b);
+	int rc = machine_fact(b, field, &num, &need);
+	if (rc == 0) {
+		value_free(out);
+		out->type = VAL_NUM;
+		out->num = num;
+		return 0;
+	}
+	if (rc == 1) {
+		facts->need_cc = need ? need : -1;
+		*err = xasprintf("compute capability %d.%d has no unit for "
+		                 "machine.%s", cc / 10, cc % 10, field);
+		return -1;
+	}
 	const cJSON *v = machine_field(b, field);
 	if (!v || (!cJSON_IsNumber(v) && !cJSON_IsString(v) && !cJSON_IsBool(v))) {
-		*err = xasprintf("machine.json has no field '%s'%s", field,
-		                 b->machine ? "" : " (there is no machine.json)");
+		if (cc && cc_fact_known(field))
+			*err = xasprintf("machine.json has no field '%s', and "
+			                 "compute capability %d.%d is not in the "
+			                 "facts table", field, cc / 10, cc % 10);
+		else
+			*err = xasprintf("machine.json has no field '%s'%s", field,
+			                 b->machine ? "" : " (there is no machine.json)");
 		return -1;
 	}
 	value_free(out);
@@ -45,6 +66,13 @@ int ref_records(struct bundle *b, const char *id, struct eval_facts *facts,
                 struct exp_result **r, char **err)
 {
 	*r = bundle_get(b, id);
+	int need = bundle_needs(b, id);
+	if (need) {
+		facts->need_cc = need;
+		*err = xasprintf("experiment '%s' needs compute capability %d.%d",
+		                 id, need / 10, need % 10);
+		return -1;
+	}
 	facts->outdated |= bundle_outdated(b, id);
 	if ((*r)->error && !facts->partial) {
 		facts->partial = (*r)->error;

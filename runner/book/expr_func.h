@@ -28,6 +28,10 @@ struct eval_facts {
 	 * value stands on the records before the bad line. */
 	const char *partial;
 	const char *partial_id;
+	/* What was read needs a compute capability the card lacks (90 for
+	 * 9.0; -1: one no capability in the facts table has): the value
+	 * does not apply to this card, which is not a mistake in the text. */
+	int need_cc;
 };
 
 /* The value of machine.FIELD into *out (what it held is freed): a number,

@@ -15,6 +15,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 
 /* ---- the index: id -> result, open addressing ------------------------------ */
 
@@ -250,6 +251,10 @@ void bundle_free(struct bundle *b)
 	for (size_t i = 0; i < b->noutdated; i++)
 		free(b->outdated[i]);
 	free(b->outdated);
+	for (size_t i = 0; i < b->nneeds; i++)
+		free(b->needs[i]);
+	free(b->needs);
+	free(b->needs_cc);
 	cJSON_Delete(b->machine);
 	free(b->build);
 	free(b->last_build);
@@ -442,6 +447,21 @@ const cJSON *machine_field(const struct bundle *b, const char *name)
 	return m ? cJSON_GetObjectItemCaseSensitive(m, name) : NULL;
 }
 
+int machine_fact(const struct bundle *b, const char *name, double *out,
+                 int *need)
+{
+	int known = cc_fact_known(name), cc = bundle_cc(b);
+	if (!known || !cc || (known == 2 && machine_field(b, name)))
+		return -1;
+	if (cc_fact(cc, name, out, need) >= 0)
+		return cc_fact(cc, name, out, need);
+	const cJSON *sms = machine_field(b, "sm_count");
+	const cJSON *clk = machine_field(b, "sm_clock_mhz");
+	if (!cJSON_IsNumber(sms) || !cJSON_IsNumber(clk))
+		return -1;
+	return cc_peak(cc, name, sms->valuedouble, clk->valuedouble, out, need);
+}
+
 /* Add the size and modification time of path (or its absence) to h. */
 static void stamp_file(struct hasher *h, char *path)
 {
@@ -496,6 +516,40 @@ void bundle_mark_outdated(struct bundle *b, const char *id,
 	*ARRAY_PUSH(b->outdated, b->noutdated) = xstrdup(id);
 	for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
 		*ARRAY_PUSH(b->outdated, b->noutdated) = derived_id(id, derived[i]);
+}
+
+void bundle_mark_needs(struct bundle *b, const char *id, int cc)
+{
+	if (cc <= 0 || bundle_cc(b) >= cc)
+		return;
+	static const enum derived derived[] = {DERIVED_PTXAS, DERIVED_SASS,
+	                                       DERIVED_NCU};
+	size_t n = b->nneeds;
+	*ARRAY_PUSH(b->needs, b->nneeds) = xstrdup(id);
+	for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
+		*ARRAY_PUSH(b->needs, b->nneeds) = derived_id(id, derived[i]);
+	b->needs_cc = xrealloc(b->needs_cc, b->nneeds * sizeof *b->needs_cc);
+	for (size_t i = n; i < b->nneeds; i++)
+		b->needs_cc[i] = cc;
+}
+
+int bundle_needs(const struct bundle *b, const char *id)
+{
+	for (size_t i = 0; id && i < b->nneeds; i++)
+		if (!strcmp(b->needs[i], id))
+			return b->needs_cc[i];
+	return 0;
+}
+
+int bundle_cc(const struct bundle *b)
+{
+	int cc = 0;
+	const cJSON *v = b->machine ? cJSON_GetObjectItemCaseSensitive(b->machine,
+	                                                               "cc")
+	                            : NULL;
+	if (!cJSON_IsString(v) || cc_parse(v->valuestring, &cc) != 0)
+		return 0;
+	return cc;
 }
 
 int bundle_outdated(const struct bundle *b, const char *id)

@@ -56,6 +56,9 @@ struct bundle {
 	struct bundle_index *index; /* id -> exps[i], private */
 	char **outdated;            /* bundle_mark_outdated's ids, owned */
 	size_t noutdated;
+	char **needs;    /* bundle_mark_needs's ids, owned, and the compute */
+	int *needs_cc;   /* capability each needs (90 for 9.0) */
+	size_t nneeds;
 	char *build;      /* this build's id once bundle_run_begin let it write
 	                   * (a build that runs experiments); NULL: no file of
 	                   * the bundle is written */
@@ -225,8 +228,31 @@ void bundle_mark_outdated(struct bundle *b, const char *id,
 /* Was id marked (an experiment, or records derived from one)? */
 int bundle_outdated(const struct bundle *b, const char *id);
 
+/*
+ * Mark experiment id, with the records derived from it, as needing compute
+ * capability cc (90 for 9.0) when b's card has less (or none): what reads
+ * it says so, and it is neither run nor a failure.
+ */
+void bundle_mark_needs(struct bundle *b, const char *id, int cc);
+/* The compute capability that experiment id needs and b's card lacks,
+ * or 0. */
+int bundle_needs(const struct bundle *b, const char *id);
+/* The compute capability of b's card (90 for 9.0), or 0 when machine.json
+ * names none. */
+int bundle_cc(const struct bundle *b);
+
 /* A number or string field of machine.json, or of its "measured" object. */
 const cJSON *machine_field(const struct bundle *b, const char *name);
+
+/*
+ * machine.NAME from the facts table (ccfacts.h) for b's compute capability:
+ * 0 with *out; 1 when the card has no such unit, with the least compute
+ * capability that has one in *need (0: none); -1 when the table does not
+ * give it here (not its name, another capability, or one the runtime
+ * reported into machine.json, which is the card's own and wins).
+ */
+int machine_fact(const struct bundle *b, const char *name, double *out,
+                 int *need);
 
 /* JSON text of v, printed (caller frees). */
 char *json_print(const cJSON *v);

@@ -279,6 +279,7 @@ static int cmd_build(int argc, char **argv)
 			diag("--rerun %s: no experiment has that id", ro.rerun[i]);
 	struct bundle *b = bundle_open(results);
 	int failed = book_run(&bk, b, &ro);
+	book_mark_needs(&bk, b);
 	int ran = 0;
 	for (size_t i = 0; i < bk.nexps; i++)
 		ran += bk.exps[i].state == ST_RAN;

@@ -27,6 +27,7 @@
 #include "measure/toolchain.h"
 #include "bundle/state.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 #include "measure/workers.h"
 
 #define DEFAULT_RUNS 3 /* processes per experiment (merge.h says why) */
@@ -396,6 +397,14 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		struct exper *e = &bk->exps[i];
 		if (exper_check(e, o) != 0)
 			continue;
+		/* A card without what the experiment requires does not run it. */
+		int cc = 0;
+		const cJSON *pc = tc.probe ? cJSON_GetObjectItemCaseSensitive(
+		                                 tc.probe, "cc") : NULL;
+		if (e->need_cc && tc.gpu && o->run && !o->compile_only &&
+		    (!cJSON_IsString(pc) || cc_parse(pc->valuestring, &cc) != 0 ||
+		     cc < e->need_cc))
+			continue;
 		if (exper_plan(e, b, &tc, o))
 			*ARRAY_PUSH(todo, ntodo) = e;
 	}
@@ -478,7 +487,8 @@ int book_check_measured(const struct book *bk, struct bundle *b)
 	int n = 0;
 	for (size_t i = 0; i < bk->nexps; i++) {
 		const struct exper *e = &bk->exps[i];
-		if (result_state_decide(b, e->id, e->source_key) != RESULT_NONE)
+		if (bundle_needs(b, e->id) ||
+		    result_state_decide(b, e->id, e->source_key) != RESULT_NONE)
 			continue;
 		diag_at(e->ch->path, e->dir->line, "experiment '%s' has no results "
 		        "in %s%s%s; with --strict every experiment the book uses "

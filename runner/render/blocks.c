@@ -156,7 +156,10 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "</span>");
 	}
 	buf_puts(out, "</div>\n");
-	if (m.failed) {
+	int need = data_needs(c, d->id, "experiment", out);
+	if (need) {
+		/* Its source and command stay: what it would run. */
+	} else if (m.failed) {
 		char *msg = xasprintf("(%s, %s:%d).%s", m.why ? m.why : "failed",
 		                      c->ch->path, d->line,
 		                      r->meta ? " The results below are from the last "
@@ -169,7 +172,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts_html(out, e->why);
 		buf_puts(out, ".</p>\n");
 	}
-	if (r->error) {
+	if (r->error && !need) {
 		error_box(out, "Its records file is malformed:", r->error, NULL);
 		partial_report(c, d->line, d->id, r->error);
 	}
@@ -208,6 +211,11 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "</code></p><p><span class=\"prompt\">$</span> <code>");
 		buf_puts_html(out, run);
 		buf_puts(out, "</code></p></div>\n");
+	}
+	if (need) {
+		buf_puts(out, "</section>\n");
+		results_meta_free(&m);
+		return;
 	}
 	if (shows(d, "output") && r->out) {
 		buf_puts(out, "<details class=\"output\" open><summary>Output</summary>"
@@ -272,6 +280,10 @@ static void render_sass(struct page_ctx *c, const struct directive *d,
 	char *err = NULL;
 	const char *caption = dir_opt(d, "caption");
 	buf_puts(out, "<figure class=\"listing\">\n");
+	if (data_needs(c, dir_opt(d, "experiment"), "listing", out)) {
+		buf_puts(out, "</figure>\n");
+		return;
+	}
 	if (listing_sass(out, c->s->b, dir_opt(d, "experiment"), dir_opt(d, "kernel"),
 	                 dir_opt(d, "mark"), &err) != 0 &&
 	    data_outdated(c, dir_opt(d, "experiment"))) {
@@ -302,10 +314,11 @@ void block_key(const struct page_ctx *c, const struct directive *d,
 	/* A figure shows its number, a table its label's; no piece shows the
 	 * other's. */
 	size_t n = c->s->o->machines ? c->s->o->machines->n : 1;
-	char *facts = xasprintf("%s %zu %d %zu %s %s", c->ch->name, c->index,
+	char *facts = xasprintf("%s %zu %d %zu %s %s %d", c->ch->name, c->index,
 	                        d->kind == DIR_CHART   ? c->figures
 	                        : d->kind == DIR_TABLE ? c->tables : -1,
-	                        n, c->s->b->dir, c->ch->path);
+	                        n, c->s->b->dir, c->ch->path,
+	                        bundle_cc(c->s->b));
 	keys_block(d, c->s->bk, c->s->b, facts, key);
 	free(facts);
 }

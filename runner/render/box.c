@@ -197,6 +197,21 @@ void field_text(struct buf *out, const cJSON *f)
 		buf_puts(out, cJSON_IsTrue(f) ? "true" : "false");
 }
 
+int data_needs(struct page_ctx *c, const char *data, const char *what,
+               struct buf *out)
+{
+	int need = data ? bundle_needs(c->s->b, data) : 0;
+	if (!need)
+		return 0;
+	int cc = bundle_cc(c->s->b);
+	buf_printf(out, "<p class=\"note not-applicable\">This %s needs compute "
+	           "capability %d.%d", what, need / 10, need % 10);
+	if (cc)
+		buf_printf(out, "; this card has %d.%d", cc / 10, cc % 10);
+	buf_puts(out, ". It is not run here, and nothing of it is checked.</p>\n");
+	return 1;
+}
+
 int data_outdated(struct page_ctx *c, const char *data)
 {
 	return bundle_outdated(c->s->b, data);

@@ -41,6 +41,8 @@ void figure_html(struct page_ctx *c, const struct directive *d,
                          struct buf *out)
 {
 	struct plot p;
+	if (data_needs(c, dir_opt(d, "data"), "chart", out))
+		return;
 	int outdated = data_outdated(c, dir_opt(d, "data"));
 	/* A limit may read a fact the machine experiment measures. */
 	for (size_t i = 0; i < d->nopts; i++)

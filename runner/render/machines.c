@@ -42,6 +42,7 @@ int machines_open(const struct book *bk, struct bundle *base,
 		struct bundle *b = bundle_open(dirs[i]);
 		for (size_t k = 0; k < bk->nexps; k++)
 			bundle_mark_outdated(b, bk->exps[k].id, bk->exps[k].source_key);
+		book_mark_needs(bk, b);
 		if (!b->machine) {
 			diag("--compare %s: not a results bundle (no machine.json)",
 			     dirs[i]);
@@ -126,9 +127,26 @@ enum claim_state machines_claim_eval(const struct inline_expr *e,
 	struct value v;
 	char *err = NULL;
 	enum claim_state st = CLAIM_UNKNOWN;
-	/* An experiment it reads is not there, or is of another source. */
-	if ((*why = claim_missing(e->text, b)))
+	struct eval_facts f;
+	/* A claim about cards this one is not. */
+	if (e->need_cc > 0 && bundle_cc(b) < e->need_cc) {
+		*why = xasprintf("needs compute capability %d.%d", e->need_cc / 10,
+		                 e->need_cc % 10);
 		return CLAIM_MISSING;
+	}
+	int rc = expr_eval_at(e->text, b, &v, &err, &f);
+	if (rc != 0 && f.need_cc) {
+		*why = err;
+		return CLAIM_MISSING;
+	}
+	value_free(&v);
+	/* An experiment it reads is not there, or is of another source. */
+	if ((*why = claim_missing(e->text, b))) {
+		free(err);
+		return CLAIM_MISSING;
+	}
+	free(err);
+	err = NULL;
 	if (expr_eval(e->text, b, &v, &err) == 0 && value_scalar(&v, &err) == 0 &&
 	    v.type != VAL_STR)
 		st = v.num != 0 ? CLAIM_HOLDS : CLAIM_FAILS;

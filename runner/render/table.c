@@ -137,6 +137,8 @@ void table_html(struct page_ctx *c, const struct directive *d,
                 struct buf *out)
 {
 	const char *data = dir_opt(d, "data"), *sort = dir_opt(d, "sort");
+	if (data_needs(c, data, "table", out))
+		return;
 	struct exp_result *r = bundle_get(c->s->b, data);
 	struct tcol *cols = NULL;
 	size_t ncols = 0;

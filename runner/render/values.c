@@ -52,8 +52,9 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 	if (c->store) {
 		size_t n = machine_count(c), len;
 		/* Several machines: a claim's id is its place in the chapter. */
-		char *facts = xasprintf("%zu %d %zd", n, c->s->o->strict,
-		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1);
+		char *facts = xasprintf("%zu %d %zd %d", n, c->s->o->strict,
+		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1,
+		                        bundle_cc(c->s->b));
 		keys_value(e, c->s->bk, c->s->b, facts, key);
 		free(facts);
 		struct piece_counts fc;
@@ -75,7 +76,17 @@ static void value_make(struct page_ctx *c, const void *arg,
 	struct eval_facts f;
 	/* A claim counts once its expression has a value, true, false or
 	 * neither. */
-	int rc = expr_eval_at(e->text, c->s->b, &v, &err, &f);
+	int need = e->check && e->need_cc > 0 ? e->need_cc : 0;
+	if (need && bundle_cc(c->s->b) >= need)
+		need = 0;
+	int rc = need ? -1 : expr_eval_at(e->text, c->s->b, &v, &err, &f);
+	if (need || (rc != 0 && f.need_cc)) {
+		if (rc == 0)
+			value_free(&v);
+		needs_html(out, e->text, need ? need : f.need_cc, e->check);
+		free(err);
+		return;
+	}
 	if (rc == 0 && e->check &&
 	    (value_scalar(&v, &err) != 0 || v.type == VAL_STR)) {
 		if (!err)
@@ -154,6 +165,18 @@ void not_measured_html(struct buf *out, const char *what, const char *why)
 	buf_puts(out, ": ");
 	buf_puts_html(out, why);
 	buf_puts(out, "\">not measured on this machine</span>");
+}
+
+void needs_html(struct buf *out, const char *what, int cc, int claim)
+{
+	buf_printf(out, "<span class=\"%snot-applicable\" title=\"",
+	           claim ? "check " : "");
+	buf_puts_html(out, what);
+	if (cc > 0)
+		buf_printf(out, "\">needs compute capability %d.%d</span>", cc / 10,
+		           cc % 10);
+	else
+		buf_puts(out, "\">not on this card</span>");
 }
 
 void value_text(const struct text_src *t, const struct inline_expr *e,

@@ -19,6 +19,11 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 /* Append the mark of a value or claim that reads data this bundle lacks
  * (its results predate the experiment's source): what and why as a title. */
 void not_measured_html(struct buf *out, const char *what, const char *why);
+/* What reads data or a unit that needs compute capability cc (90; -1 for
+ * one no capability has) and this card lacks: "needs compute capability
+ * 9.0". Not an error, and a claim (claim: 1) is not counted: it is
+ * marked "check not-applicable". */
+void needs_html(struct buf *out, const char *what, int cc, int claim);
 /* Where plain-text values come from: the bundle, and the one cache of
  * pieces (NULL: none), whose keys read the book. */
 struct text_src {
