@@ -20,17 +20,17 @@
  * chapters compare against.
  *
  * L2 bandwidth: a read-only kernel makes many passes over a buffer well
- * inside L2 within one launch (loads marked .cg, so L1 keeps nothing), timed
+ * inside L2 (from 1/32 to 1/2 of it, whatever its size) within one launch (loads marked .cg, so L1 keeps nothing), timed
  * hot, so the launch's fixed cost is a small part of its time. The best
  * figure on buffers of at most a quarter of L2 is bw_l2_gbps.
  *
- * Then the paper peaks of the FP64 pipe and of the special function unit
- * (lanes x clock, from the CUDA C Programming Guide's throughput table) and
- * the roofline: for arithmetic intensities from 1/16 to 256 flops per byte,
+ * The paper peaks of the other pipes (FP64, SFU, tensor cores) are not
+ * computed here: labbook's facts table per compute capability gives them.
+ * Then the roofline: for arithmetic intensities from 1/16 to 256 flops per byte,
  * min(FP32 peak, intensity x bandwidth) under the HBM (bw_copy_gbps) and
  * the L2 (bw_l2_gbps) roofs, as records of kind "roofline".
  *
- *   machine --mb 64:2048:x2 --l2-mb 2,4,8,16,32
+ *   machine --mb 64:2048:x2 [--l2-kib 512,1024]
  */
 #include "lab.h"
 
@@ -117,17 +117,6 @@ __global__ void l2_read(const float4 *__restrict__ buf, size_t n4, int passes,
 		out[t] = s;
 }
 
-/* FP64 lanes per SM (CUDA C Programming Guide, "Arithmetic Instructions"):
- * half the FP32 lanes on the data-centre parts, 2 on the others. */
-static int fp64_lanes(int cc)
-{
-	switch (cc) {
-	case 60: case 70: case 80: return 32;
-	case 90: case 100: return 64;
-	default: return 2;
-	}
-}
-
 /* Blocks of `threads` that fill every SM once, by the occupancy API. */
 template <class K> static int full_grid(K kernel, int threads)
 {
@@ -188,8 +177,14 @@ int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
 	std::vector<long> sizes_mb = args.list("--mb", "64:2048:x2");
-	std::vector<long> l2_mb = args.list("--l2-mb", "2,4,8,16,32");
 	const lab::Device &dev = lab::device();
+	/* L2 buffers: 1/32 to 1/2 of this card's L2, in 64 KiB steps. */
+	std::string l2_def;
+	for (int k = 5; k >= 1; k--)
+		if ((dev.l2_bytes >> k) >= 65536)
+			l2_def += (l2_def.empty() ? "" : ",") +
+			          std::to_string(((dev.l2_bytes >> k) & ~0xFFFFL) >> 10);
+	std::vector<long> l2_kib = args.list("--l2-kib", l2_def.c_str());
 	print_facts(dev);
 
 	/* Two buffers of the largest size; drop sizes this card cannot hold. */
@@ -308,9 +303,10 @@ int main(int argc, char **argv)
 	double l2 = 0;
 	printf("\nL2 read, hot, %d blocks of %d threads:\n", gridl2, threads);
 	printf("%10s  %7s  %10s  %9s\n", "buffer", "passes", "ms", "GB/s");
-	for (long mb : l2_mb) {
-		size_t bytes = (size_t)mb << 20;
-		if (mb <= 0 || bytes > max_bytes)
+	for (long kib : l2_kib) {
+		size_t bytes = (size_t)kib << 10;
+		double mb = kib / 1024.0;
+		if (kib <= 0 || bytes > max_bytes)
 			continue;
 		int passes = (int)std::max<size_t>(1, ((size_t)2 << 30) / bytes);
 		lab::Stats st = lab::time([&] {
@@ -331,7 +327,7 @@ int main(int argc, char **argv)
 		    .set("correct", true)
 		    .stats(st)
 		    .emit();
-		printf("%6ld MiB  %7d  %10.3f  %9.1f\n", mb, passes, st.median_ms,
+		printf("%8.2f MiB  %7d  %10.3f  %9.1f\n", mb, passes, st.median_ms,
 		       gbps);
 		if (bytes <= (size_t)dev.l2_bytes / 4)
 			l2 = std::max(l2, gbps);
@@ -339,16 +335,9 @@ int main(int argc, char **argv)
 	if (l2 > 0)
 		lab::Record::fact("bw_l2_gbps", l2);
 
-	/* The other pipes' paper peaks, and the roofline. */
+	/* The roofline under the FP32 peak. */
 	double fp32 = dev.peak_fp32_gflops_sm * dev.sm_count;
-	double fp64 = fp64_lanes(dev.cc) * 2.0 * dev.clock_mhz / 1e3 * dev.sm_count;
-	double sfu = 16.0 * dev.clock_mhz / 1e3 * dev.sm_count;
-	lab::Record::fact("fp64_lanes_per_sm", fp64_lanes(dev.cc));
-	lab::Record::fact("peak_fp64_gflops", fp64);
-	lab::Record::fact("sfu_lanes_per_sm", 16);
-	lab::Record::fact("peak_sfu_gops", sfu);
-	printf("\npeaks: FP32 %.0f GFLOP/s, FP64 %.0f GFLOP/s, SFU %.0f Gop/s\n",
-	       fp32, fp64, sfu);
+	printf("\npeak: FP32 %.0f GFLOP/s\n", fp32);
 	const char *roofs[] = {"HBM", "L2"};
 	double bws[] = {copy, l2};
 	for (int r = 0; r < 2; r++) {
