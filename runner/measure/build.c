@@ -401,7 +401,7 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		int cc = 0;
 		const cJSON *pc = tc.probe ? cJSON_GetObjectItemCaseSensitive(
 		                                 tc.probe, "cc") : NULL;
-		if (e->need_cc && tc.gpu && o->run && !o->compile_only &&
+		if (e->need_cc && o->run && !o->compile_only &&
 		    (!cJSON_IsString(pc) || cc_parse(pc->valuestring, &cc) != 0 ||
 		     cc < e->need_cc))
 			continue;
