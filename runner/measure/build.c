@@ -25,6 +25,7 @@
 #include "measure/key.h"
 #include "measure/machine.h"
 #include "measure/toolchain.h"
+#include "measure/why.h"
 #include "bundle/state.h"
 #include "base/util.h"
 #include "measure/workers.h"
@@ -200,6 +201,44 @@ static int exper_includes(struct exper *e)
 }
 
 /*
+ * e's inputs: the files its program reads, each a regular file inside the
+ * project, by its canonical path, without repeats. 0, or -1 with e failed
+ * and the problem reported at its line.
+ */
+static int exper_data(struct exper *e)
+{
+	size_t n = 0, k = 0;
+	if (!e->data)
+		return 0;
+	char **w = argv_split(e->data, &n);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		char *canon = NULL, *why = NULL;
+		if (path_resolve(w[i], &canon, &why) == 0 && !file_is_regular(canon))
+			why = xstrdup("is not a regular file");
+		if (why) {
+			diag_at(e->ch->path, dir_opt_line(e->dir, "inputs"), "experiment "
+			        "'%s': input '%s' %s", e->id, w[i], why);
+			exper_fail(e, xasprintf("input '%s' %s", w[i], why));
+			free(why);
+			free(canon);
+			rc = -1;
+			break;
+		}
+		int seen = 0;
+		for (size_t j = 0; j < k; j++)
+			seen |= !strcmp(e->data_files[j], canon);
+		if (seen)
+			free(canon);
+		else
+			*ARRAY_PUSH(e->data_files, k) = canon;
+	}
+	argv_free(w);
+	*ARRAY_PUSH(e->data_files, k) = NULL;
+	return rc;
+}
+
+/*
  * e's capture: patterns and sweep: sets, read; a captured field that a
  * sweep also gives is an error at the capture's line. 0, or -1 with e
  * failed and the problem reported at its line.
@@ -277,7 +316,7 @@ static int exper_check(struct exper *e, const struct run_opts *o)
 	e->timeout = t ? secs : 0;
 
 	if (exper_sources(e) != 0 || exper_flags(e) != 0 ||
-	    exper_includes(e) != 0)
+	    exper_includes(e) != 0 || exper_data(e) != 0)
 		return -1;
 	return exper_capture(e);
 }
@@ -295,12 +334,64 @@ static void exper_commands(struct exper *e, const struct exp_result *r,
 	e->run_cmd = x ? xstrdup(x) : command_run_text(e);
 }
 
+/* Add a line to e->reasons. */
+static void exper_reason(struct exper *e, size_t *n, char *line)
+{
+	*ARRAY_PUSH(e->reasons, *n) = line;
+	*ARRAY_PUSH(e->reasons, *n) = NULL;
+	(*n)--;
+}
+
+/*
+ * Why a build that can run e runs it, each reason a line of e->reasons
+ * (none: its results are up to date). Without machine.json nothing says
+ * where the results came from: they are measured again.
+ */
+static size_t exper_reasons(struct exper *e, struct bundle *b,
+                            const struct exp_result *r,
+                            const struct toolchain *tc,
+                            const struct run_opts *o)
+{
+	size_t n = 0, nk = 0;
+	const char *old_key = meta_str(r->meta, "key");
+	const char *stage = r->failure ? meta_str(r->failure, "stage") : NULL;
+	argv_free(e->reasons);
+	e->reasons = NULL;
+	if (wants_rerun(e, o))
+		exper_reason(e, &n, o->rerun_all ? xstrdup("--rerun-all asks for it")
+		                                 : xasprintf("--rerun %s asks for it",
+		                                             e->id));
+	if (!r->meta)
+		exper_reason(e, &n, xasprintf("it has no results in %s", b->dir));
+	else if (!old_key)
+		exper_reason(e, &n, xstrdup("its results record no cache key"));
+	if (r->failure)
+		exper_reason(e, &n, xasprintf("its last attempt failed%s%s%s",
+		                              stage ? " (" : "", stage ? stage : "",
+		                              stage ? ")" : ""));
+	if (r->error)
+		exper_reason(e, &n, xasprintf("its records are malformed: %s",
+		                              r->error));
+	if (r->meta && !b->machine)
+		exper_reason(e, &n, xasprintf("%s has no machine.json, so nothing "
+		                              "says where its results were measured",
+		                              b->dir));
+	if (old_key && strcmp(old_key, e->key)) {
+		char **why = why_changed(e, b, r->meta, tc, &nk);
+		for (size_t i = 0; i < nk; i++)
+			exper_reason(e, &n, why[i]);
+		free(why);
+		if (!nk)
+			exper_reason(e, &n, xstrdup("its cache key changed"));
+	}
+	return n;
+}
+
 /* The state of e from its recorded results, and whether to run it. */
 static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *r,
                     const struct toolchain *tc, const struct run_opts *o)
 {
 	int building = o->run || o->compile_only;
-	const char *old_key = meta_str(r->meta, "key");
 	const char *old_src = meta_str(r->meta, "source_key");
 	e->state = ST_KEPT;
 	if (r->meta && old_src && strcmp(old_src, e->source_key))
@@ -322,12 +413,7 @@ static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *
 	}
 	if (e->cuda && !tc->gpu && !o->compile_only)
 		return 0;
-	/* Without machine.json, nothing says where the results came from:
-	 * they are measured again. */
-	if (!o->compile_only && !wants_rerun(e, o) && old_key &&
-	    !strcmp(old_key, e->key) && !r->failure && !r->error && b->machine)
-		return 0;
-	return 1;
+	return o->compile_only || exper_reasons(e, b, r, tc, o) > 0;
 }
 
 /* Should e run in this build? Sets its state and why either way. */
@@ -356,6 +442,14 @@ static int exper_plan(struct exper *e, struct bundle *b, const struct toolchain 
 	}
 	free(escaped);
 	return go;
+}
+
+int book_plan_exper(struct exper *e, struct bundle *b,
+                    const struct toolchain *tc, const struct run_opts *o)
+{
+	if (exper_check(e, o) != 0)
+		return -1;
+	return exper_plan(e, b, tc, o);
 }
 
 /* Records that are malformed and were not measured again are an error of
@@ -392,13 +486,9 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		workers = (int)tc.ndevs;
 	}
 	toolchain_use(&tc, workers);
-	for (size_t i = 0; i < bk->nexps; i++) {
-		struct exper *e = &bk->exps[i];
-		if (exper_check(e, o) != 0)
-			continue;
-		if (exper_plan(e, b, &tc, o))
-			*ARRAY_PUSH(todo, ntodo) = e;
-	}
+	for (size_t i = 0; i < bk->nexps; i++)
+		if (book_plan_exper(&bk->exps[i], b, &tc, o) > 0)
+			*ARRAY_PUSH(todo, ntodo) = &bk->exps[i];
 	int cuda = 0;
 	for (size_t i = 0; i < ntodo; i++)
 		cuda |= todo[i]->cuda;
