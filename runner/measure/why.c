@@ -160,9 +160,9 @@ static void why_source_unkept(struct lines *l, const struct exper *e,
 	cJSON_ArrayForEach(f, item(e->key_parts, "data"))
 		buf_printf(&b, "%s, ", f->string);
 	buf_puts(&b, "its flags and its other options");
-	say(l, xasprintf("its source key changed, and these results keep no hash "
+	say(l, xasprintf("its source key changed, and its results keep no hash "
 	                 "of each input (they were recorded before labbook kept "
-	                 "them), so it cannot tell %s of these changed: %s",
+	                 "them), so %s of these changed cannot be told apart: %s",
 	                 found ? "whether any" : "which", b.data));
 	buf_free(&b);
 }
