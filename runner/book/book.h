@@ -5,7 +5,8 @@
  * {experiment} directives into one list (ids are unique across the book).
  * book_run brings each experiment's results up to date in a bundle:
  * an experiment is compiled and run again only when its cache key changed:
- * its source and every project file it includes, its arguments and flags,
+ * its source and every project file it includes, the files its inputs:
+ * option names, its arguments and flags,
  * the compiler and its version, and the GPU and driver. Compiles run in
  * parallel; runs are serial on each GPU, so a timing never shares a card,
  * and with several GPUs each runs its share (CUDA_VISIBLE_DEVICES).
