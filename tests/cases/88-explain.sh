@@ -112,6 +112,15 @@ a0=$(ino a)
 build
 [ "$(ino a)" = "$a0" ] || fail "a ran again, though its input's bytes are the same"
 
+# labbook watch watches the files of inputs: too.
+watch_start --results res --site site --templates "$ROOT/templates" -j 2
+watch_line 2 || fail "watch did not start: $(cat log)"
+echo 9 > data/in.txt
+watch_line 3 || fail "no rebuild after data/in.txt changed: $(cat log)"
+case $LINE in "watch: data/in.txt changed; ran a;"*) ;; *) fail "watch said: $LINE" ;; esac
+watch_stop INT
+[ "$(lb eval --results res 'a.d')" = 9 ] || fail "watch did not run a with the new data/in.txt"
+
 # --rerun is a reason too; the build's other options are taken as they are.
 OUT=$(lb explain a --results res --site site --title T -j 2 --quiet --rerun a 2>&1); RC=$?
 expect_rc 0
@@ -125,7 +134,7 @@ build
 expect_rc 1
 expect_err "chapters/01-a.md:5: error: experiment 'a': input 'data/gone.txt' is not found"
 [ "$(ino a)" = "$a0" ] || fail "a's good results were not kept"
-[ "$(lb eval --results res 'a.d')" = 7 ] || fail "a's good results changed"
+[ "$(lb eval --results res 'a.d')" = 9 ] || fail "a's good results changed"
 explain a
 expect_rc 1
 expect_err "a (chapters/01-a.md:3) will fail on the next build: input 'data/gone.txt' is not found"
