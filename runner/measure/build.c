@@ -38,16 +38,6 @@ static const char *meta_str(const cJSON *meta, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static int wants_rerun(const struct exper *e, const struct run_opts *o)
-{
-	if (o->rerun_all)
-		return 1;
-	for (size_t i = 0; i < o->nrerun; i++)
-		if (!strcmp(o->rerun[i], e->id))
-			return 1;
-	return 0;
-}
-
 static int folder_canonical(const char *root, const char *dir, int outside_ok,
                             char **out, char **why);
 
@@ -334,59 +324,6 @@ static void exper_commands(struct exper *e, const struct exp_result *r,
 	e->run_cmd = x ? xstrdup(x) : command_run_text(e);
 }
 
-/* Add a line to e->reasons. */
-static void exper_reason(struct exper *e, size_t *n, char *line)
-{
-	*ARRAY_PUSH(e->reasons, *n) = line;
-	*ARRAY_PUSH(e->reasons, *n) = NULL;
-	(*n)--;
-}
-
-/*
- * Why a build that can run e runs it, each reason a line of e->reasons
- * (none: its results are up to date). Without machine.json nothing says
- * where the results came from: they are measured again.
- */
-static size_t exper_reasons(struct exper *e, struct bundle *b,
-                            const struct exp_result *r,
-                            const struct toolchain *tc,
-                            const struct run_opts *o)
-{
-	size_t n = 0, nk = 0;
-	const char *old_key = meta_str(r->meta, "key");
-	const char *stage = r->failure ? meta_str(r->failure, "stage") : NULL;
-	argv_free(e->reasons);
-	e->reasons = NULL;
-	if (wants_rerun(e, o))
-		exper_reason(e, &n, o->rerun_all ? xstrdup("--rerun-all asks for it")
-		                                 : xasprintf("--rerun %s asks for it",
-		                                             e->id));
-	if (!r->meta)
-		exper_reason(e, &n, xasprintf("it has no results in %s", b->dir));
-	else if (!old_key)
-		exper_reason(e, &n, xstrdup("its results record no cache key"));
-	if (r->failure)
-		exper_reason(e, &n, xasprintf("its last attempt failed%s%s%s",
-		                              stage ? " (" : "", stage ? stage : "",
-		                              stage ? ")" : ""));
-	if (r->error)
-		exper_reason(e, &n, xasprintf("its records are malformed: %s",
-		                              r->error));
-	if (r->meta && !b->machine)
-		exper_reason(e, &n, xasprintf("%s has no machine.json, so nothing "
-		                              "says where its results were measured",
-		                              b->dir));
-	if (old_key && strcmp(old_key, e->key)) {
-		char **why = why_changed(e, b, r->meta, tc, &nk);
-		for (size_t i = 0; i < nk; i++)
-			exper_reason(e, &n, why[i]);
-		free(why);
-		if (!nk)
-			exper_reason(e, &n, xstrdup("its cache key changed"));
-	}
-	return n;
-}
-
 /* The state of e from its recorded results, and whether to run it. */
 static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *r,
                     const struct toolchain *tc, const struct run_opts *o)
@@ -413,7 +350,7 @@ static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *
 	}
 	if (e->cuda && !tc->gpu && !o->compile_only)
 		return 0;
-	return o->compile_only || exper_reasons(e, b, r, tc, o) > 0;
+	return o->compile_only || why_run(e, b, r, tc, o) > 0;
 }
 
 /* Should e run in this build? Sets its state and why either way. */

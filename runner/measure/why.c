@@ -262,3 +262,51 @@ char **why_changed(const struct exper *e, const struct bundle *b,
 	*ARRAY_PUSH(l.v, l.n) = NULL;
 	return l.v;
 }
+
+static int wants_rerun(const struct exper *e, const struct run_opts *o)
+{
+	if (o->rerun_all)
+		return 1;
+	for (size_t i = 0; i < o->nrerun; i++)
+		if (!strcmp(o->rerun[i], e->id))
+			return 1;
+	return 0;
+}
+
+size_t why_run(struct exper *e, const struct bundle *b,
+               const struct exp_result *r, const struct toolchain *tc,
+               const struct run_opts *o)
+{
+	struct lines l = {NULL, 0};
+	size_t nk = 0;
+	const char *old_key = str_of(r->meta, "key");
+	const char *stage = str_of(r->failure, "stage");
+	if (wants_rerun(e, o))
+		say(&l, o->rerun_all ? xstrdup("--rerun-all asks for it")
+		                     : xasprintf("--rerun %s asks for it", e->id));
+	if (!r->meta)
+		say(&l, xasprintf("it has no results in %s", b->dir));
+	else if (!old_key)
+		say(&l, xstrdup("its results record no cache key"));
+	if (r->failure)
+		say(&l, xasprintf("its last attempt failed%s%s%s", stage ? " (" : "",
+		                  stage ? stage : "", stage ? ")" : ""));
+	if (r->error)
+		say(&l, xasprintf("its records are malformed: %s", r->error));
+	if (r->meta && !b->machine)
+		say(&l, xasprintf("%s has no machine.json, so nothing says where its "
+		                  "results were measured", b->dir));
+	if (old_key && strcmp(old_key, e->key)) {
+		char **why = why_changed(e, b, r->meta, tc, &nk);
+		for (size_t i = 0; i < nk; i++)
+			say(&l, why[i]);
+		free(why);
+		if (!nk)
+			say(&l, xstrdup("its cache key changed"));
+	}
+	size_t n = l.n;
+	*ARRAY_PUSH(l.v, l.n) = NULL;
+	argv_free(e->reasons);
+	e->reasons = l.v;
+	return n;
+}

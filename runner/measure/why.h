@@ -1,7 +1,7 @@
 /*
- * why.h - why an experiment runs again: the parts of its cache key
- * (key.h, key_parts) that differ from those its recorded results were made
- * with, each said in words.
+ * why.h - why an experiment runs: no results yet, a failed attempt, and
+ * the parts of its cache key (key.h, key_parts) that differ from those its
+ * recorded results were made with, each said in words.
  */
 #ifndef LB_WHY_H
 #define LB_WHY_H
@@ -11,6 +11,7 @@
 
 #include "book/book.h"
 #include "bundle/results.h"
+#include "measure/run.h"
 #include "measure/toolchain.h"
 
 /*
@@ -28,5 +29,17 @@
  */
 char **why_changed(const struct exper *e, const struct bundle *b,
                    const cJSON *meta, const struct toolchain *tc, size_t *n);
+
+/*
+ * Why a build that can run e (book_run's decision, with tc and o) runs
+ * it, a line each, into e->reasons (what it held is freed): --rerun, no
+ * results in b (r is e's), no key recorded, a failed last attempt,
+ * malformed records, no machine.json (nothing says where the results came
+ * from), and each part of its key that changed (why_changed). Returns how
+ * many: 0 when its results are up to date.
+ */
+size_t why_run(struct exper *e, const struct bundle *b,
+               const struct exp_result *r, const struct toolchain *tc,
+               const struct run_opts *o);
 
 #endif
