@@ -112,6 +112,18 @@ a0=$(ino a)
 build
 [ "$(ino a)" = "$a0" ] || fail "a ran again, though its input's bytes are the same"
 
+# What the key adds to the source key: the number of runs, the compiler's
+# version and its command.
+explain a --runs 2
+expect_err "  - runs: was 3, now 2"
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "othercc 9.9"; exit 0; }\nexec cc "$@"\n' > othercc
+chmod +x othercc
+OUT=$(CC=$PWD/othercc lb explain a --results res 2>&1); RC=$?
+expect_err "  - the C compiler: was 'cc "
+expect_err "now 'othercc 9.9'"
+expect_err "  - the compile command: was 'cc -O2"
+expect_no_err "header"
+
 # labbook watch watches the files of inputs: too.
 watch_start --results res --site site --templates "$ROOT/templates" -j 2
 watch_line 2 || fail "watch did not start: $(cat log)"
