@@ -1,7 +1,8 @@
 /*
  * usage.h - the help texts of labbook's commands, as main.c prints them:
  * usage_labbook for "labbook --help" and a wrong command line, and one
- * per command for "labbook COMMAND --help".
+ * per command for "labbook COMMAND --help"; and what a wrong command line
+ * is told (usage_fail).
  */
 #ifndef LB_USAGE_H
 #define LB_USAGE_H
