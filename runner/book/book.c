@@ -175,6 +175,7 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	const char *ae = dir_opt(d, "allow-error");
 	e->allow_error = ae && !strcmp(ae, "true");
 	e->include = dir_opt(d, "include");
+	e->data = dir_opt(d, "inputs");
 	const char *gpus = dir_opt(d, "gpus");
 	e->all_gpus = gpus && !strcmp(gpus, "all");
 	const char *req = dir_opt(d, "requires");
@@ -294,6 +295,11 @@ void exper_build_free(struct exper *e)
 	free(e->flags_norm);
 	argv_free(e->sources);
 	argv_free(e->includes);
+	argv_free(e->data_files);
+	argv_free(e->reasons);
+	e->data_files = e->reasons = NULL;
+	cJSON_Delete(e->key_parts);
+	e->key_parts = NULL;
 	capture_free(e->capture);
 	sweep_free(e->sweep);
 	e->sources = e->includes = NULL;

@@ -5,7 +5,8 @@
  * {experiment} directives into one list (ids are unique across the book).
  * book_run brings each experiment's results up to date in a bundle:
  * an experiment is compiled and run again only when its cache key changed:
- * its source and every project file it includes, its arguments and flags,
+ * its source and every project file it includes, the files its inputs:
+ * option names, its arguments and flags,
  * the compiler and its version, and the GPU and driver. Compiles run in
  * parallel; runs are serial on each GPU, so a timing never shares a card,
  * and with several GPUs each runs its share (CUDA_VISIBLE_DEVICES).
@@ -39,6 +40,8 @@ struct exper {
 	const char *ncu_args; /* arguments for the profiled run, or NULL */
 	const char *env;      /* "NAME=value ..." for the program, or NULL */
 	const char *include;  /* include: folders, as written, or NULL */
+	const char *data;     /* inputs: files the program reads, as written,
+	                       * or NULL */
 	double timeout;
 	int runs;           /* separate processes to run it in; 0: the default */
 	int allow_error;
@@ -50,6 +53,7 @@ struct exper {
 	/* Set by book_run (measure/build.h) and owned by the exper (exper_build_free). */
 	enum exp_state state;
 	char *why;          /* a line on the state: failure, staleness */
+	char **reasons;     /* why this build runs it, a line each, or NULL */
 	char *compile_cmd;  /* printable */
 	char *run_cmd;      /* printable, env in front */
 	char **compile_argv; /* NULL-terminated (command.h) */
@@ -61,12 +65,14 @@ struct exper {
 	                     * sources[0] is source */
 	size_t nsources;
 	char **includes;    /* include: folders, canonical, NULL-terminated */
+	char **data_files;  /* inputs: files, canonical, NULL-terminated */
 	struct capture *capture; /* capture: patterns (bundle/capture.h), or NULL */
 	struct sweep *sweep;     /* sweep: sets (book/sweep.h), or NULL */
 	char **inputs;      /* what its compile read (key.h), NULL-terminated */
 	size_t ninputs;
 	char key[33];
 	char source_key[33];
+	cJSON *key_parts;   /* what the keys were made of, named (key.h) */
 	double seconds;
 };
 

@@ -27,7 +27,7 @@ static const struct opt_spec experiment_opts[] = {
 	{"env", 0, 0, V_TEXT},         {"runs", 0, 0, V_INT},
 	{"include", 0, 0, V_TEXT},     {"capture", 0, 1, V_TEXT},
 	{"sweep", 0, 1, V_TEXT},       {"gpus", 0, 0, V_GPUS},
-	{"requires", 0, 0, V_CC},
+	{"requires", 0, 0, V_CC},      {"inputs", 0, 0, V_TEXT},
 	{NULL, 0, 0, V_TEXT},
 };
 

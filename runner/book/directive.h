@@ -3,7 +3,8 @@
  * "{" ("```{chart} id"), its options one "key: value" per line.
  *
  *   {experiment} ID   source args flags timeout allow-error show ncu
- *                     ncu-args env runs include capture sweep
+ *                     ncu-args env runs include capture sweep gpus
+ *                     inputs
  *   {chart} ID        data x y series where logx logy limit xlabel ylabel
  *                     title caption
  *   {table}           data columns where sort caption

@@ -34,6 +34,8 @@
 #include "base/util.h"
 #include "cli/watch.h"
 #include "cli/lock.h"
+#include "cli/explain_cmd.h"
+#include "cli/root.h"
 #include "cli/usage.h"
 
 #define VERSION "1.0"
@@ -62,43 +64,6 @@ static int getopt_error(const char *cmd, int c, char **argv)
 	if (c == ':')
 		return usage_error(cmd, "%s needs a value", opt);
 	return usage_error(cmd, "unknown option '%s'", opt);
-}
-
-/*
- * The book's root: DIR from -C, else this folder when it has the chapters
- * folder, else the nearest folder above it that has one. 0, or -1
- * (reported).
- */
-static int book_root(const char *dir, const char *chapters, int chapters_given)
-{
-	if (dir) {
-		if (chdir(dir) != 0) {
-			diag("-C %s: %s", dir, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (chapters_given || file_exists(chapters))
-		return 0;
-	char cwd[4096];
-	if (!getcwd(cwd, sizeof cwd))
-		return 0;
-	for (char *slash = strrchr(cwd, '/'); slash && slash > cwd;
-	     slash = strrchr(cwd, '/')) {
-		*slash = '\0';
-		char *p = path_join(cwd, chapters);
-		int found = file_exists(p) && !file_is_regular(p);
-		free(p);
-		if (found) {
-			if (chdir(cwd) != 0) {
-				diag("%s: %s", cwd, strerror(errno));
-				return -1;
-			}
-			fprintf(stderr, "labbook: the book is in %s\n", cwd);
-			return 0;
-		}
-	}
-	return 0;
 }
 
 enum {
@@ -240,7 +205,7 @@ static int cmd_build(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
-	if (book_root(root, chapters, chapters_given) != 0)
+	if (root_enter(root, chapters, chapters_given) != 0)
 		goto out;
 
 	double t0 = now_seconds();
@@ -380,7 +345,7 @@ static int cmd_watch(int argc, char **argv)
 		}
 	}
 	opterr = 1;
-	if (book_root(root, w.chapters, chapters_given) != 0)
+	if (root_enter(root, w.chapters, chapters_given) != 0)
 		return 1;
 	/* The templates the builds use: the book's own, or labbook's. */
 	char *found = w.templates ? NULL : init_templates_find();
@@ -571,6 +536,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "init"))
 		return cmd_init(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "explain"))
+		return explain_main(argc - 1, argv + 1);
 	return usage_error("", "unknown command '%s'; commands: build, watch, "
-	                   "eval, compare, init", argv[1]);
+	                   "explain, eval, compare, init", argv[1]);
 }

@@ -1,9 +1,16 @@
-/* usage.c - the help texts of labbook's commands (usage.h). */
+/* usage.c - the help texts of labbook's commands, and what a wrong
+ * command line is told (usage.h). */
 #include "cli/usage.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 const char usage_labbook[] =
 	"usage: labbook build [options]          run the experiments, then write the site\n"
 	"       labbook watch [options]          build, then build again on every save\n"
+	"       labbook explain ID [options]     why experiment ID will run on the next\n"
+	"                                        build, or why it ran last time\n"
 	"       labbook eval [--results DIR] 'EXPR [%fmt]'\n"
 	"                                        print the value of an expression\n"
 	"       labbook compare A B [options]    compare two results bundles\n"
@@ -61,6 +68,27 @@ const char usage_watch[] =
 	"\n"
 	"The options are those of labbook build (labbook build --help).\n";
 
+const char usage_explain[] =
+	"usage: labbook explain ID [the build options]\n"
+	"Say what the next labbook build, with the same options, will do with\n"
+	"experiment ID, and why. It will run: each input whose part of the cache\n"
+	"key changed (the source, a header it includes, a file of its inputs:\n"
+	"option, args, flags, runs, the compiler, the GPU or its driver), or why\n"
+	"else (no results yet, a failed attempt, --rerun). It is cached: the build\n"
+	"and date it ran in, and why it ran then. It cannot run (--no-run, no GPU\n"
+	"or no nvcc for a CUDA experiment): its page is rendered from the recorded\n"
+	"results, and what changed since they were recorded. A bundle recorded\n"
+	"before per-input hashes were kept names the inputs it cannot tell apart.\n"
+	"Runs nothing and writes nothing of the bundle.\n"
+	"\n"
+	"  -C DIR, --chapters DIR, --results DIR    as for labbook build\n"
+	"  --no-run, --compile-only, --rerun ID, --rerun-all, --runs N, --gpus N\n"
+	"                    as for labbook build: they change what it would do\n"
+	"The other build options are taken and change nothing.\n"
+	"\n"
+	"Exit status: 0 explained, 1 no experiment ID (the nearest ids are named)\n"
+	"or a problem reported as file:line, 2 a wrong command line.\n";
+
 const char usage_eval[] =
 	"usage: labbook eval [--results DIR] 'EXPR [%fmt]'\n"
 	"Print the value of an inline expression over a results bundle\n"
@@ -115,3 +143,24 @@ const char usage_init[] =
 	"no GPU, a chart, a claim and a Makefile. It builds as it is: cd DIR && make\n"
 	"DIR must be new or empty; --force writes into a folder that holds\n"
 	"something, and names each file it replaces.\n";
+
+int usage_fail(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "labbook: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nRun 'labbook %s--help' for the options.\n", cmd);
+	return 2;
+}
+
+int usage_fail_getopt(const char *cmd, int c, char **argv)
+{
+	char shortopt[3] = {'-', (char)optopt, '\0'};
+	/* A long option's optopt is its code (256 and up), or 0. */
+	const char *opt = optopt > 0 && optopt < 256 ? shortopt : argv[optind - 1];
+	if (c == ':')
+		return usage_fail(cmd, "%s needs a value", opt);
+	return usage_fail(cmd, "unknown option '%s'", opt);
+}

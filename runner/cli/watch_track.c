@@ -1,8 +1,9 @@
 /*
  * watch_track.c - what labbook watch watches: the folders of the book and
- * every file an experiment was built from, on inotify, and which of the
- * events that arrive are changes to the book (a file's bytes, for an
- * experiment's files; never an editor's temporary file).
+ * every file an experiment was built from or reads (its inputs: option),
+ * on inotify, and which of the events that arrive are changes to the book
+ * (a file's bytes, for an experiment's files; never an editor's temporary
+ * file).
  */
 #include <string.h>
 #include <sys/inotify.h>
@@ -11,6 +12,7 @@
 #include "book/book.h"
 #include "bundle/results.h"
 #include "bundle/state.h"
+#include "base/exec.h"
 #include "base/util.h"
 #include "cli/watch_state.h"
 
@@ -210,6 +212,11 @@ void watch_plan(struct watch *w)
 		watch_input_add(w, e->source, e->id, old, nold);
 		for (char **f = m.inputs; *f; f++)
 			watch_input_add(w, *f, e->id, old, nold);
+		/* The files its program reads, as its inputs: option names them. */
+		char **data = e->data ? argv_split(e->data, NULL) : NULL;
+		for (char **f = data; f && *f; f++)
+			watch_input_add(w, *f, e->id, old, nold);
+		argv_free(data);
 		results_meta_free(&m);
 	}
 	watch_inputs_free(old, nold);

@@ -25,6 +25,7 @@
 #include "measure/key.h"
 #include "measure/machine.h"
 #include "measure/toolchain.h"
+#include "measure/why.h"
 #include "bundle/state.h"
 #include "base/util.h"
 #include "bundle/ccfacts.h"
@@ -36,16 +37,6 @@ static const char *meta_str(const cJSON *meta, const char *key)
 {
 	const cJSON *v = meta ? cJSON_GetObjectItem(meta, key) : NULL;
 	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int wants_rerun(const struct exper *e, const struct run_opts *o)
-{
-	if (o->rerun_all)
-		return 1;
-	for (size_t i = 0; i < o->nrerun; i++)
-		if (!strcmp(o->rerun[i], e->id))
-			return 1;
-	return 0;
 }
 
 static int folder_canonical(const char *root, const char *dir, int outside_ok,
@@ -201,6 +192,44 @@ static int exper_includes(struct exper *e)
 }
 
 /*
+ * e's inputs: the files its program reads, each a regular file inside the
+ * project, by its canonical path, without repeats. 0, or -1 with e failed
+ * and the problem reported at its line.
+ */
+static int exper_data(struct exper *e)
+{
+	size_t n = 0, k = 0;
+	if (!e->data)
+		return 0;
+	char **w = argv_split(e->data, &n);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		char *canon = NULL, *why = NULL;
+		if (path_resolve(w[i], &canon, &why) == 0 && !file_is_regular(canon))
+			why = xstrdup("is not a regular file");
+		if (why) {
+			diag_at(e->ch->path, dir_opt_line(e->dir, "inputs"), "experiment "
+			        "'%s': input '%s' %s", e->id, w[i], why);
+			exper_fail(e, xasprintf("input '%s' %s", w[i], why));
+			free(why);
+			free(canon);
+			rc = -1;
+			break;
+		}
+		int seen = 0;
+		for (size_t j = 0; j < k; j++)
+			seen |= !strcmp(e->data_files[j], canon);
+		if (seen)
+			free(canon);
+		else
+			*ARRAY_PUSH(e->data_files, k) = canon;
+	}
+	argv_free(w);
+	*ARRAY_PUSH(e->data_files, k) = NULL;
+	return rc;
+}
+
+/*
  * e's capture: patterns and sweep: sets, read; a captured field that a
  * sweep also gives is an error at the capture's line. 0, or -1 with e
  * failed and the problem reported at its line.
@@ -278,7 +307,7 @@ static int exper_check(struct exper *e, const struct run_opts *o)
 	e->timeout = t ? secs : 0;
 
 	if (exper_sources(e) != 0 || exper_flags(e) != 0 ||
-	    exper_includes(e) != 0)
+	    exper_includes(e) != 0 || exper_data(e) != 0)
 		return -1;
 	return exper_capture(e);
 }
@@ -301,7 +330,6 @@ static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *
                     const struct toolchain *tc, const struct run_opts *o)
 {
 	int building = o->run || o->compile_only;
-	const char *old_key = meta_str(r->meta, "key");
 	const char *old_src = meta_str(r->meta, "source_key");
 	e->state = ST_KEPT;
 	if (r->meta && old_src && strcmp(old_src, e->source_key))
@@ -323,12 +351,7 @@ static int exper_go(struct exper *e, struct bundle *b, const struct exp_result *
 	}
 	if (e->cuda && !tc->gpu && !o->compile_only)
 		return 0;
-	/* Without machine.json, nothing says where the results came from:
-	 * they are measured again. */
-	if (!o->compile_only && !wants_rerun(e, o) && old_key &&
-	    !strcmp(old_key, e->key) && !r->failure && !r->error && b->machine)
-		return 0;
-	return 1;
+	return o->compile_only || why_run(e, b, r, tc, o) > 0;
 }
 
 /* Should e run in this build? Sets its state and why either way. */
@@ -357,6 +380,27 @@ static int exper_plan(struct exper *e, struct bundle *b, const struct toolchain 
 	}
 	free(escaped);
 	return go;
+}
+
+int exper_card_lacks(const struct exper *e, const struct toolchain *tc)
+{
+	int cc = 0;
+	const cJSON *pc = tc->probe ? cJSON_GetObjectItemCaseSensitive(tc->probe,
+	                                                               "cc")
+	                            : NULL;
+	return e->need_cc && (!cJSON_IsString(pc) ||
+	                      cc_parse(pc->valuestring, &cc) != 0 ||
+	                      cc < e->need_cc);
+}
+
+int book_plan_exper(struct exper *e, struct bundle *b,
+                    const struct toolchain *tc, const struct run_opts *o)
+{
+	if (exper_check(e, o) != 0)
+		return -1;
+	if (o->run && !o->compile_only && exper_card_lacks(e, tc))
+		return 0;
+	return exper_plan(e, b, tc, o);
 }
 
 /* Records that are malformed and were not measured again are an error of
@@ -393,21 +437,9 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 		workers = (int)tc.ndevs;
 	}
 	toolchain_use(&tc, workers);
-	for (size_t i = 0; i < bk->nexps; i++) {
-		struct exper *e = &bk->exps[i];
-		if (exper_check(e, o) != 0)
-			continue;
-		/* A card without what the experiment requires does not run it. */
-		int cc = 0;
-		const cJSON *pc = tc.probe ? cJSON_GetObjectItemCaseSensitive(
-		                                 tc.probe, "cc") : NULL;
-		if (e->need_cc && o->run && !o->compile_only &&
-		    (!cJSON_IsString(pc) || cc_parse(pc->valuestring, &cc) != 0 ||
-		     cc < e->need_cc))
-			continue;
-		if (exper_plan(e, b, &tc, o))
-			*ARRAY_PUSH(todo, ntodo) = e;
-	}
+	for (size_t i = 0; i < bk->nexps; i++)
+		if (book_plan_exper(&bk->exps[i], b, &tc, o) > 0)
+			*ARRAY_PUSH(todo, ntodo) = &bk->exps[i];
 	int cuda = 0;
 	for (size_t i = 0; i < ntodo; i++)
 		cuda |= todo[i]->cuda;

@@ -9,6 +9,7 @@
 #include "book/book.h"
 #include "bundle/results.h"
 #include "measure/run.h"
+#include "measure/toolchain.h"
 
 /*
  * Bring results up to date in b (see above). Returns the number of
@@ -20,6 +21,21 @@
  * that one fact.
  */
 int book_run(struct book *bk, struct bundle *b, const struct run_opts *o);
+
+/* Does e require a compute capability (requires:) that tc's GPU lacks?
+ * A machine without a GPU lacks every one. */
+int exper_card_lacks(const struct exper *e, const struct toolchain *tc);
+
+/*
+ * What book_run does with e before it compiles anything, on its own: e
+ * checked, keyed against b and tc (toolchain_init and toolchain_use as
+ * book_run calls them), and whether the build that o describes runs it.
+ * 1 it runs, e->reasons saying why, a line each; 0 it does not, e->why
+ * saying why where it says anything; -1 e failed its checks (reported at
+ * its line, e->why saying why).
+ */
+int book_plan_exper(struct exper *e, struct bundle *b,
+                    const struct toolchain *tc, const struct run_opts *o);
 
 /*
  * After book_run: report each experiment of the book that has no results

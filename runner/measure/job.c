@@ -91,6 +91,11 @@ static cJSON *meta_new(const struct exper *e, const struct run_result *r,
 	cJSON *in = cJSON_AddArrayToObject(m, "inputs");
 	for (size_t i = 0; i < ninputs; i++)
 		cJSON_AddItemToArray(in, cJSON_CreateString(inputs[i]));
+	if (e->key_parts)
+		cJSON_AddItemToObject(m, "key_parts", cJSON_Duplicate(e->key_parts, 1));
+	cJSON *why = cJSON_AddArrayToObject(m, "ran_because");
+	for (char **w = e->reasons; w && *w; w++)
+		cJSON_AddItemToArray(why, cJSON_CreateString(*w));
 	cJSON_AddNumberToObject(m, "records", (double)nrecords);
 	cJSON_AddNumberToObject(m, "output_bytes", (double)(r->out_len + r->dropped));
 	cJSON_AddBoolToObject(m, "output_cut", r->dropped > 0);

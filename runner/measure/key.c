@@ -141,43 +141,97 @@ char **key_inputs(const struct exper *e, const struct bundle *b,
 	return files;
 }
 
-void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
-                 size_t ninputs)
+/* The hash of one file's content, or "(missing)" where it cannot be read. */
+static void key_file_hash(const char *data, size_t len, char out[33])
 {
-	struct hasher *h = hasher_new();
-	hasher_add_str(h, e->source);
-	hasher_add_str(h, e->args ? e->args : "");
-	hasher_add_str(h, e->flags ? e->flags : "");
-	hasher_add_str(h, e->ncu ? e->ncu : "");
-	hasher_add_str(h, e->ncu_args ? e->ncu_args : "");
-	hasher_add_str(h, e->env ? e->env : "");
-	/* Only what an experiment has: keys of those without stay as they
-	 * were. */
-	for (size_t i = 1; e->sources && i < e->nsources; i++)
-		hasher_add_str(h, e->sources[i]);
-	for (size_t i = 0; e->includes && e->includes[i]; i++) {
-		hasher_add_str(h, "include");
-		hasher_add_str(h, e->includes[i]);
+	if (!data) {
+		snprintf(out, 33, "(missing)");
+		return;
 	}
-	for (size_t i = 0; i < e->dir->nopts; i++)
-		if (!strcmp(e->dir->opts[i].key, "capture") ||
-		    !strcmp(e->dir->opts[i].key, "sweep")) {
-			hasher_add_str(h, e->dir->opts[i].key);
-			hasher_add_str(h, e->dir->opts[i].value);
-		}
-	for (size_t i = 0; i < ninputs; i++) {
-		size_t len;
-		char *why = NULL;
-		char *data = file_read_regular(inputs[i], KEY_INPUT_CAP, &len, &why);
-		hasher_add_str(h, inputs[i]);
+	struct hasher *h = hasher_new();
+	hasher_add(h, data, len);
+	hasher_done(h, out);
+}
+
+/* Hash each of files (path and content) into h, and name each file's own
+ * hash in the object parts[name]. */
+static void key_add_files(struct hasher *h, cJSON *parts, const char *name,
+                          const char *tag, char *const *files, size_t n)
+{
+	cJSON *o = cJSON_AddObjectToObject(parts, name);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = 0;
+		char *why = NULL, one[33];
+		char *data = file_read_regular(files[i], KEY_INPUT_CAP, &len, &why);
+		if (tag)
+			hasher_add_str(h, tag);
+		hasher_add_str(h, files[i]);
 		if (data)
 			hasher_add(h, data, len);
 		else
 			hasher_add_str(h, "(missing)");
+		key_file_hash(data, len, one);
+		cJSON_DeleteItemFromObjectCaseSensitive(o, files[i]);
+		cJSON_AddStringToObject(o, files[i], one);
 		free(data);
 		free(why);
 	}
+}
+
+/* Hash s into h, and keep it as parts[name]. */
+static void key_add_part(struct hasher *h, cJSON *parts, const char *name,
+                         const char *s)
+{
+	hasher_add_str(h, s ? s : "");
+	cJSON_AddStringToObject(parts, name, s ? s : "");
+}
+
+void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
+                 size_t ninputs)
+{
+	struct hasher *h = hasher_new();
+	cJSON *parts = cJSON_CreateObject();
+	cJSON *sources = cJSON_AddArrayToObject(parts, "sources");
+	hasher_add_str(h, e->source);
+	cJSON_AddItemToArray(sources, cJSON_CreateString(e->source));
+	key_add_part(h, parts, "args", e->args);
+	key_add_part(h, parts, "flags", e->flags);
+	key_add_part(h, parts, "ncu", e->ncu);
+	key_add_part(h, parts, "ncu-args", e->ncu_args);
+	key_add_part(h, parts, "env", e->env);
+	/* Only what an experiment has: keys of those without stay as they
+	 * were. */
+	for (size_t i = 1; e->sources && i < e->nsources; i++) {
+		hasher_add_str(h, e->sources[i]);
+		cJSON_AddItemToArray(sources, cJSON_CreateString(e->sources[i]));
+	}
+	cJSON *opts = cJSON_AddArrayToObject(parts, "include");
+	for (size_t i = 0; e->includes && e->includes[i]; i++) {
+		hasher_add_str(h, "include");
+		hasher_add_str(h, e->includes[i]);
+		cJSON_AddItemToArray(opts, cJSON_CreateString(e->includes[i]));
+	}
+	cJSON *cap = cJSON_AddArrayToObject(parts, "capture");
+	cJSON *sweep = cJSON_AddArrayToObject(parts, "sweep");
+	for (size_t i = 0; i < e->dir->nopts; i++) {
+		const struct dir_opt *o = &e->dir->opts[i];
+		int is_cap = !strcmp(o->key, "capture");
+		if (!is_cap && strcmp(o->key, "sweep"))
+			continue;
+		hasher_add_str(h, o->key);
+		hasher_add_str(h, o->value);
+		cJSON_AddItemToArray(is_cap ? cap : sweep, cJSON_CreateString(o->value));
+	}
+	key_add_files(h, parts, "files", NULL, inputs, ninputs);
+	size_t ndata = 0;
+	while (e->data_files && e->data_files[ndata])
+		ndata++;
+	/* Declared inputs are hashed after the rest, so the keys of the
+	 * experiments that declare none stay as they were. */
+	key_add_files(h, parts, "data", "data", e->data_files, ndata);
 	hasher_done(h, e->source_key);
+	cJSON_Delete(e->key_parts);
+	e->key_parts = parts;
 	if (!tc) {
 		e->key[0] = '\0';
 		return;
@@ -192,12 +246,12 @@ void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
 	char runs[16];
 	snprintf(runs, sizeof runs, "runs=%d", e->runs);
 	hasher_add_str(h, runs);
-	hasher_add_str(h, e->cuda ? (tc->nvcc_version ? tc->nvcc_version : "")
-	                          : (tc->cc_version ? tc->cc_version : ""));
-	hasher_add_str(h, e->cuda && tc->gpu_id ? tc->gpu_id : "");
+	cJSON_AddNumberToObject(parts, "runs", e->runs);
+	key_add_part(h, parts, "compiler",
+	             e->cuda ? tc->nvcc_version : tc->cc_version);
+	key_add_part(h, parts, "gpu", e->cuda ? tc->gpu_id : NULL);
 	/* Only then, so that the keys of the others stay as they were. */
 	if (e->all_gpus)
-		hasher_add_str(h, tc->all_id ? tc->all_id : "");
+		key_add_part(h, parts, "gpus", tc->all_id);
 	hasher_done(h, e->key);
 }
-

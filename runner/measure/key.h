@@ -5,7 +5,8 @@
  * options, env, include folders, capture patterns and sweeps, and the
  * content of every input: the source and each project
  * file it included in its last build (from the compiler's dependency
- * file, kept in meta.json as "inputs"). Its key adds the compile command
+ * file, kept in meta.json as "inputs"), and, after all of them, of each
+ * file its inputs: option names (data its program reads). Its key adds the compile command
  * words, the number of runs, the compiler's version and the GPU (name,
  * UUID, driver); for an experiment with gpus: all, every GPU the build
  * measures on (entry, UUID and model of each: toolchain_use), in order.
@@ -55,8 +56,20 @@ char **key_inputs(const struct exper *e, const struct bundle *b,
  */
 char **key_deps_read(const char *path, size_t *n, char **why);
 
-/* Fill e->source_key from inputs, and e->key unless tc is NULL (a render
- * that runs nothing has no compiler to key on: e->key is then ""). */
+/*
+ * Fill e->source_key from inputs, and e->key unless tc is NULL (a render
+ * that runs nothing has no compiler to key on: e->key is then ""). Also
+ * e->key_parts (owned by e), what the keys were made of, by name, which
+ * meta.json keeps as "key_parts" so that why.h can say which part changed:
+ *   sources, include, capture, sweep   arrays of strings
+ *   args, flags, ncu, ncu-args, env    strings ("" when not given)
+ *   files, data      {path: hash of its content, or "(missing)"}: the
+ *                    inputs, and the files of inputs:
+ *   runs             number              } only with tc: what e->key
+ *   compiler         version string      } adds (the compile command is
+ *   gpu              "name;uuid;driver;" } meta.json's compile_argv)
+ *   gpus             gpus: all only
+ */
 void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
                  size_t ninputs);
 

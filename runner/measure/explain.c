@@ -1,0 +1,226 @@
+/* explain.c - labbook explain: what the next build does with one
+ * experiment, and why (explain.h). */
+#define _GNU_SOURCE
+#include "measure/explain.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/exec.h"
+#include "base/util.h"
+#include "bundle/state.h"
+#include "measure/build.h"
+#include "measure/machine.h"
+#include "measure/toolchain.h"
+#include "measure/why.h"
+
+#define EXPLAIN_NEAREST 3
+
+static const char *meta_text(const cJSON *o, const char *key)
+{
+	return cJSON_GetStringValue(o ? cJSON_GetObjectItemCaseSensitive(o, key)
+	                              : NULL);
+}
+
+/* The edit distance of a and b (insertions, deletions, substitutions). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xmalloc((lb + 1) * sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t corner = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = corner + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			corner = up;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d;
+}
+
+/* "a, b, c": the ids of bk nearest to id, in order of distance, then of
+ * the book. Caller frees. */
+static char *nearest_ids(const struct book *bk, const char *id)
+{
+	struct buf b = BUF_INIT;
+	size_t *d = xmalloc((bk->nexps + 1) * sizeof *d);
+	for (size_t i = 0; i < bk->nexps; i++)
+		d[i] = edit_distance(id, bk->exps[i].id);
+	for (size_t k = 0; k < EXPLAIN_NEAREST && k < bk->nexps; k++) {
+		size_t best = 0;
+		for (size_t i = 1; i < bk->nexps; i++)
+			if (d[i] < d[best])
+				best = i;
+		buf_printf(&b, "%s%s", k ? ", " : "", bk->exps[best].id);
+		d[best] = (size_t)-1;
+	}
+	free(d);
+	buf_puts(&b, "");
+	return buf_detach(&b);
+}
+
+/* The experiment id names: one of the book's, or the one a derived id
+ * (ilp_ptxas) comes from, said so. NULL when none (reported). */
+static struct exper *explain_find(const struct book *bk, const char *id)
+{
+	struct exper *e = book_find(bk, id);
+	if (e)
+		return e;
+	for (int d = DERIVED_PTXAS; d <= DERIVED_NCU; d++) {
+		const char *us = strrchr(id, '_');
+		char *base = us ? xstrndup(id, (size_t)(us - id)) : NULL;
+		char *again = base ? derived_id(base, (enum derived)d) : NULL;
+		e = again && !strcmp(again, id) ? book_find(bk, base) : NULL;
+		free(again);
+		free(base);
+		if (e) {
+			printf("%s is made by the build of experiment '%s'; it runs "
+			       "when '%s' runs.\n", id, e->id, e->id);
+			return e;
+		}
+	}
+	if (!bk->nexps) {
+		diag("no experiment '%s': the book has no experiments", id);
+		return NULL;
+	}
+	char *near = nearest_ids(bk, id);
+	diag("no experiment '%s' in the book; the nearest: %s", id, near);
+	free(near);
+	return NULL;
+}
+
+static void print_lines(char *const *lines)
+{
+	for (; lines && *lines; lines++)
+		printf("  - %s\n", *lines);
+}
+
+/* Where and when the results in b were recorded, as a clause. */
+static char *recorded_words(const struct bundle *b, const cJSON *meta)
+{
+	char *machine = result_state_machine(b);
+	const char *date = meta_text(meta, "date");
+	char *s = xasprintf("%s (%s%s%s)", b->dir, machine, date ? ", " : "",
+	                    date ? date : "");
+	free(machine);
+	return s;
+}
+
+/* The next build does not run e: it renders what b holds, and says how
+ * far that lies from e's inputs now. */
+static void explain_rendered(const struct exper *e, const struct bundle *b,
+                             const cJSON *meta, const struct toolchain *tc,
+                             const char *why)
+{
+	printf("%s (%s:%d) will not run on the next build: %s.\n", e->id,
+	       e->ch->path, e->dir->line, why);
+	if (!meta) {
+		printf("It has no results in %s, so its page will say it was not "
+		       "measured.\n", b->dir);
+		return;
+	}
+	char *where = recorded_words(b, meta);
+	printf("Its page is rendered from the results recorded in %s.\n", where);
+	free(where);
+	size_t n;
+	char **lines = why_changed(e, b, meta, NULL, &n);
+	if (n) {
+		printf("Since they were recorded (its box will say they changed):\n");
+		print_lines(lines);
+	} else {
+		printf("Its source, headers, inputs, arguments and flags are as they "
+		       "were when they were recorded.\n");
+	}
+	argv_free(lines);
+	const char *had = meta_text(b->machine, "nvcc");
+	if (e->cuda && had && tc->nvcc_version && strcmp(had, tc->nvcc_version))
+		printf("nvcc here is '%s'; they were made with '%s'.\n",
+		       tc->nvcc_version, had);
+}
+
+/* Its results are up to date: when they were made, and why they were. */
+static void explain_cached(const struct exper *e, const struct bundle *b,
+                           const cJSON *meta, const struct toolchain *tc)
+{
+	const char *date = meta_text(meta, "date"), *build = meta_text(meta, "build");
+	printf("%s (%s:%d) is cached: nothing its key covers changed since it ran "
+	       "%s%s%s%s.\n", e->id, e->ch->path, e->dir->line,
+	       date ? "on " : "", date ? date : "in an earlier build",
+	       build ? ", in the build of " : "", build ? build : "");
+	if (!machine_is_here(b, tc)) {
+		char *machine = result_state_machine(b);
+		printf("Its results were measured on another machine (%s); its key "
+		       "covers %s, not the host.\n", machine,
+		       e->cuda ? "the GPU, its driver and nvcc" : "the C compiler");
+		free(machine);
+	}
+	const cJSON *ran = meta ? cJSON_GetObjectItemCaseSensitive(meta,
+	                                                          "ran_because")
+	                        : NULL;
+	if (!cJSON_IsArray(ran) || !cJSON_GetArraySize(ran)) {
+		printf("Its results do not say why it ran then (they were recorded "
+		       "before labbook kept that).\n");
+		return;
+	}
+	printf("It ran then because:\n");
+	const cJSON *w;
+	cJSON_ArrayForEach(w, ran)
+		if (cJSON_IsString(w))
+			printf("  - %s\n", w->valuestring);
+}
+
+int book_explain(struct book *bk, struct bundle *b, const char *id,
+                 const struct run_opts *o)
+{
+	struct exper *e = explain_find(bk, id);
+	if (!e)
+		return -1;
+	struct toolchain tc;
+	toolchain_init(&tc, bk, o);
+	int workers = o->gpus > 0 ? o->gpus : tc.ngpus;
+	if (tc.ndevs && workers > (int)tc.ndevs)
+		workers = (int)tc.ndevs;
+	toolchain_use(&tc, workers);
+	if (o->run && !o->compile_only && exper_card_lacks(e, &tc))
+		printf("%s (%s:%d) will not run here: it needs compute capability "
+		       "%d.%d.\n", e->id, e->ch->path, e->dir->line, e->need_cc / 10,
+		       e->need_cc % 10);
+	int go = book_plan_exper(e, b, &tc, o);
+	const cJSON *meta = bundle_get_meta(b, e->id)->meta;
+	if (go < 0) {
+		printf("%s (%s:%d) will fail on the next build: %s.\n", e->id,
+		       e->ch->path, e->dir->line, e->why ? e->why : "see above");
+	} else if (go && e->cuda && !o->compile_only && machine_check(b, &tc)) {
+		printf("%s (%s:%d) will not run on the next build: %s was measured "
+		       "on another GPU (see above).\n", e->id, e->ch->path,
+		       e->dir->line, b->dir);
+	} else if (go) {
+		printf("%s (%s:%d) will %s on the next build, because:\n", e->id,
+		       e->ch->path, e->dir->line,
+		       o->compile_only ? "be compiled" : "run");
+		if (o->compile_only)
+			printf("  - --compile-only compiles every experiment\n");
+		print_lines(e->reasons);
+	} else if (!o->run && !o->compile_only) {
+		explain_rendered(e, b, meta, &tc, "--no-run runs nothing");
+	} else if (e->cuda && !tc.nvcc) {
+		explain_rendered(e, b, meta, &tc, "nvcc was not found");
+	} else if (e->cuda && !tc.gpu) {
+		explain_rendered(e, b, meta, &tc, "there is no GPU here");
+	} else {
+		explain_cached(e, b, meta, &tc);
+	}
+	toolchain_free(&tc);
+	return 0;
+}
