@@ -586,8 +586,25 @@ static lab::TimeOpts opts_for(double est_ms)
 	return o;
 }
 
+/* Blocks in the grid of a hand-written step. */
+static long blocks_of(int step, const Shape &p)
+{
+	switch (step) {
+	case NAIVE: return (long)((p.n + 31) / 32) * ((p.m + 7) / 8);
+	case SMEM: return (long)(p.n / 32) * (p.m / 32);
+	case REGS:
+	case MMA: return (long)(p.n / 128) * (p.m / 128);
+	case WGMMA: return (long)(p.m / WG_BM) * (p.n / WG_BN);
+	default: return 0;
+	}
+}
+
+/* One launch's time, to size the repetitions; none under the profiler,
+ * which should see each kernel as few times as possible. */
 static double once_ms(int step, const Shape &p, Ctx &c)
 {
+	if (lab::profiling())
+		return 0;
 	cudaEvent_t a, b;
 	LAB_CHECK(cudaEventCreate(&a));
 	LAB_CHECK(cudaEventCreate(&b));
@@ -733,7 +750,7 @@ int main(int argc, char **argv)
 		                     cudaMemcpyHostToDevice));
 
 		double bound = p.k * std::ldexp(1.0, -24);
-		double cublas_tf = 0;
+		double cublas_rate = 0;
 		for (int step : {CUBLAS, NAIVE, SMEM, REGS, MMA, WGMMA}) {
 			tf[step][si] = NAN;
 			if (!fits(step, p) || (step == WGMMA && !c.has_wgmma) ||
@@ -778,19 +795,20 @@ int main(int argc, char **argv)
 
 			lab::Stats st = lab::time([&] { launch(step, p, c); },
 			                          opts_for(once_ms(step, p, c)));
-			double rate = flops / (st.median_ms * 1e9);
+			double rate = flops / (st.median_ms * 1e6); /* GFLOP/s */
 			if (step == CUBLAS)
-				cublas_tf = rate;
+				cublas_rate = rate;
 			tf[step][si] = rate;
 			lab::Record r;
 			r.set("step", names[step]).set("shape", p.kind)
 			    .set("m", p.m).set("n", p.n).set("k", p.k)
 			    .set("ai", flops / bytes)
 			    .set("ms", st.median_ms)
-			    .rate("tflops", flops / 1e12, st)
-			    .set("vs_cublas", rate / cublas_tf);
+			    .set("tflops", rate / 1e3)
+			    .rate("gflops", flops / 1e9, st)
+			    .set("vs_cublas", rate / cublas_rate);
 			if (step != CUBLAS)
-				r.set("err", err);
+				r.set("blocks", blocks_of(step, p)).set("err", err);
 			r.set("err_exact", err_exact).set("err_fp32", err_fp32)
 			    .set("bound", bound).set("correct", ok).stats(st).emit();
 		}
@@ -809,7 +827,7 @@ int main(int argc, char **argv)
 			if (std::isnan(tf[step][si]))
 				printf(" %15s", "-");
 			else
-				printf(" %15.1f", tf[step][si]);
+				printf(" %15.1f", tf[step][si] / 1e3);
 		printf("\n");
 	}
 	for (size_t si = 0; si < shapes.size(); si++) {
