@@ -188,7 +188,6 @@ check-loaded: $(LABBOOK) $(TESTS)
 # The built site in a real browser: HTML validity, links, accessibility.
 check-site: site
 	@tools/check-site $(SITE)
-	@tools/check-site $(SITE)/manual
 
 # Each libFuzzer target (runner/fuzz_*.c) runs FUZZ_SECONDS on seeds made
 # from the book; what it finds is left in build-fuzz/ as crash-* files.
