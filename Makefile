@@ -2,6 +2,7 @@
 #
 #   make site     install missing Debian packages, build the runner, write site/
 #   make test     the test suite (no GPU needed)
+#   make docs     the manual (docs/), its examples run, into site/manual/
 #   make bench    build-speed benchmark
 #   make check-loaded  the test suite LOADED_RUNS times on a machine kept busy
 #   make kernels  compile every experiment with nvcc (no GPU needed)
@@ -37,11 +38,11 @@ endif
 
 # The bundles other machines measured, shown beside RESULTS (make site).
 COMPARE  =
-# make cluster: [NAME=]PARTITION[:GPU_TYPE][:COUNT] per job (see README).
+# make cluster: [NAME=]PARTITION[:GPU_TYPE][:COUNT] per job (see docs/10-clusters.md).
 PARTITIONS =
 # make gather: the bundles to render, the first as the base.
 BUNDLES  =
-# A centre's settings for the jobs (README, *Measuring on a cluster*).
+# A centre's settings for the jobs (docs/10-clusters.md).
 export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT \
        CLUSTER_SITE_FLAGS
 
@@ -50,7 +51,7 @@ export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT \
 # $(call quote,TEXT): TEXT as one shell word, for the recipes below.
 quote = '$(subst ','\'',$(1))'
 
-# runner/ has one folder per stage (README, *Repository layout*).
+# runner/ has one folder per stage (docs/13-layout.md).
 STAGES = base bundle book measure render cli
 FUZZ_SRCS = $(wildcard runner/*/fuzz_*.c)
 SRCS  = $(filter-out $(FUZZ_SRCS),$(wildcard $(STAGES:%=runner/%/*.c)))
@@ -66,7 +67,7 @@ LOADED_RUNS ?= 20
 
 .PHONY: all site measure test unit regress kernels bench clean deps format install \
         check-sanitize check-valgrind fuzz fuzz-run check-site cluster gather \
-        check-slurm watch pdf check-loaded
+        check-slurm watch pdf check-loaded docs
 
 all: $(LABBOOK)
 
@@ -94,12 +95,25 @@ $(LABBOOK): $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 # Says what it does and where the site is, on a terminal or in a log.
-site: $(LABBOOK)
+# The book's index links the manual, so the manual is built first.
+site: docs
 	@echo "labbook: $(if $(RUNFLAGS),no GPU: rendering the recorded results in $(RESULTS),GPU found: measuring into $(RESULTS) and rendering) into $(SITE)/"
 	$(LABBOOK) build --results $(call quote,$(RESULTS)) --site $(call quote,$(SITE)) \
-		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS) \
+		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS) $(MANUAL_LINK) \
 		$(foreach c,$(COMPARE),--compare $(call quote,$(c)))
 	@echo "labbook: done; open $(SITE)/index.html"
+
+# The manual is a book of its own: docs/*.md are its chapters, and its
+# examples (docs/examples/*.c, built with cc) run on every build, so an
+# example that is wrong fails it. Its bundle and binaries stay in
+# docs/build/; the pages go to $(SITE)/manual/, linked with the book.
+MANUAL_LINK = --link 'manual/index.html|The labbook manual'
+docs: $(LABBOOK)
+	$(LABBOOK) build -C docs --chapters . --results build/results \
+		--site $(call quote,$(abspath $(SITE))/manual) \
+		--templates $(call quote,$(abspath templates)) --runs 1 -j $(JOBS) \
+		--title 'The labbook manual' --link '../index.html|The book' --strict
+	@tools/check-docs docs
 
 # The binary finds its templates in $(PREFIX)/share/labbook/templates, and
 # labbook init copies $(PREFIX)/share/labbook/lab.h into a new book.
@@ -114,9 +128,9 @@ install: $(LABBOOK)
 
 # The authoring loop: every save rebuilds what it touched, and open pages
 # reload themselves.
-watch: $(LABBOOK)
+watch: docs
 	$(LABBOOK) watch --results $(call quote,$(RESULTS)) --site $(call quote,$(SITE)) \
-		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS)
+		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS) $(MANUAL_LINK)
 
 # The one-page book (site/book.html) printed by headless Chromium; then the
 # site again, which now links the PDF.

@@ -86,7 +86,7 @@ struct book {
 	int gpu; /* book_run (measure/build.h) found a GPU to measure on */
 };
 
-/* Limits on an experiment's options (README, "Limits"). */
+/* Limits on an experiment's options (docs/06-bundle.md, "Limits"). */
 #define RUNS_MAX 100
 #define TIMEOUT_MAX 86400.0
 

@@ -72,6 +72,7 @@ enum {
 	OPT_KEEP_GOING, OPT_GPUS, OPT_TIMEOUT, OPT_COMPILE_TIMEOUT, OPT_RUNS,
 	OPT_QUIET, OPT_PROGRESS, OPT_HELP, OPT_MAX_DIFF, OPT_MIN_MS, OPT_ALL,
 	OPT_MIN_DIFF, OPT_MAX_NOISE, OPT_REPEAT, OPT_JSON, OPT_COMPARE, OPT_STRICT, OPT_LIVE,
+	OPT_LINK,
 };
 
 static const struct option build_options[] = {
@@ -96,9 +97,23 @@ static const struct option build_options[] = {
 	{"compare", required_argument, NULL, OPT_COMPARE},
 	{"strict", no_argument, NULL, OPT_STRICT},
 	{"live", no_argument, NULL, OPT_LIVE},
+	{"link", required_argument, NULL, OPT_LINK},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
+
+/* Is s "URL|TEXT", both parts holding more than spaces and neither a
+ * control character? */
+static int link_ok(const char *s)
+{
+	const char *bar = strchr(s, '|');
+	if (!bar)
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return 0;
+	return strspn(s, " ") < (size_t)(bar - s) && bar[1 + strspn(bar + 1, " ")];
+}
 
 /*
  * No GPU, the default bundle, and no results in it for the CUDA
@@ -124,8 +139,8 @@ static int cmd_build(int argc, char **argv)
 	int no_site = 0, keep_going = 0, chapters_given = 0, results_given = 0;
 	int live = 0;
 	int strict = 0;
-	const char **compare = NULL;
-	size_t ncompare = 0;
+	const char **compare = NULL, **links = NULL;
+	size_t ncompare = 0, nlinks = 0;
 	int rc = 2, lock = -1;
 	ro.run = 1;
 	ro.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -154,6 +169,14 @@ static int cmd_build(int argc, char **argv)
 		case OPT_LIVE: live = 1; break;
 		case OPT_COMPARE: *ARRAY_PUSH(compare, ncompare) = optarg; break;
 		case OPT_STRICT: strict = 1; break;
+		case OPT_LINK:
+			if (!link_ok(optarg)) {
+				usage_error("build ", "--link wants 'URL|TEXT', a link and "
+				            "its words, not '%s'", optarg);
+				goto out;
+			}
+			*ARRAY_PUSH(links, nlinks) = optarg;
+			break;
 		case 'h':
 			fputs(usage_build, stdout);
 			rc = 0;
@@ -270,7 +293,7 @@ static int cmd_build(int argc, char **argv)
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct site_opts so = {site, templates ? templates : found, title,
-		                       bk.gpu, &ms, live, strict};
+		                       bk.gpu, &ms, live, strict, links, nlinks};
 		site_rc = site_render(&bk, b, &so, &st);
 		free(found);
 	}
@@ -305,6 +328,7 @@ out:
 		close(lock);
 	free(ro.rerun);
 	free(compare);
+	free(links);
 	return rc;
 }
 

@@ -18,7 +18,8 @@ const char usage_labbook[] =
 	"       labbook COMMAND --help           the options of one command\n"
 	"\n"
 	"Exit status: 0 success, 1 failures (each reported as file:line), 2 usage,\n"
-	"130/143/129 interrupted. See README.md for chapters, directives and expressions.\n";
+	"130/143/129 interrupted. The manual (docs/ in labbook's repository) tells\n"
+	"how to write chapters, directives and expressions.\n";
 
 const char usage_build[] =
 	"usage: labbook build [options]\n"
@@ -58,7 +59,9 @@ const char usage_build[] =
 	"  --quiet           no progress lines\n"
 	"  --progress        progress lines even when stderr is not a terminal\n"
 	"  --live            pages reload themselves after each build of labbook\n"
-	"                    watch, which gives it and prints the summary itself\n";
+	"                    watch, which gives it and prints the summary itself\n"
+	"  --link 'URL|TEXT' one more link on the index page, e.g. to a manual\n"
+	"                    beside the book (repeatable)\n";
 
 const char usage_watch[] =
 	"usage: labbook watch [options]\n"

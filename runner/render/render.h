@@ -39,6 +39,9 @@ struct site_opts {
 	                                 or one: a single-machine book */
 	int live;              /* pages reload after a build (labbook watch) */
 	int strict;            /* a claim that does not hold is an error */
+	const char *const *links; /* "URL|TEXT": more links on the index
+	                             page, checked by the command line */
+	size_t nlinks;
 };
 
 struct site_stats {

@@ -130,6 +130,18 @@ static int index_page(const struct site_ctx *s,
 	             "\"book.html\">The whole book on one page</a>");
 	if (pdf_link)
 		buf_puts(&c, " (<a href=\"book.pdf\">PDF</a>)");
+	for (size_t i = 0; i < o->nlinks; i++) {
+		const char *bar = strchr(o->links[i], '|');
+		char *url = xstrndup(o->links[i], (size_t)(bar - o->links[i]));
+		char *text = xstrdup(bar + 1);
+		buf_puts(&c, " · <a href=\"");
+		buf_puts_html(&c, str_trim(url));
+		buf_puts(&c, "\">");
+		buf_puts_html(&c, str_trim(text));
+		buf_puts(&c, "</a>");
+		free(url);
+		free(text);
+	}
 	buf_puts(&c, "</p>\n");
 	char *next = nav_link(s, bk->nchs ? bk->chs[0] : NULL, "next",
 	                      "Start reading →");

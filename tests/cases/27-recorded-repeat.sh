@@ -2,7 +2,7 @@
 # whose time is the GPU's own lands within 1%; the pinned copies, which the
 # host's DMA and memory take part in, within 5%. streams is left out: each
 # run sizes its kernel from that run's upload time, so on a host whose
-# copies vary, two runs time kernels of different lengths (README, Runs).
+# copies vary, two runs time kernels of different lengths (docs/04-experiments.md, Runs).
 OUT=$(lb compare "$ROOT/results/h100" "$ROOT/results/h100-repeat" --max-diff 5 2>&1)
 expect_err "host-bound points not judged"
 expect_no_err "differs in its parameters"

@@ -1,0 +1,88 @@
+# The manual (docs/) is a labbook book, built by make docs exactly as CI
+# builds it: each example compiles and runs, each claim holds (--strict),
+# and each literal example is followed by the directive it shows. A broken
+# example, a claim an example no longer bears out, or a literal example
+# that drifted from the live one fails the build, naming file and line.
+# The book's index and the manual's link each other (build --link).
+cp -r "$ROOT/docs" docs
+rm -rf docs/build docs/.labbook.lock
+cp -r "$ROOT/templates" templates
+mkdir tools && cp "$ROOT/tools/check-docs" tools/
+docs() {
+	OUT=$(make -s -f "$ROOT/Makefile" docs LABBOOK="$LABBOOK" SITE="$PWD/site" JOBS=2 2>&1)
+	RC=$?
+}
+# The line of a chapter's live directive: the last line that opens it (the
+# literal example before it is the first).
+line_of() { grep -n -F -x -- "$2" "docs/$1" | tail -n 1 | cut -d: -f1; }
+
+docs
+expect_rc 0
+expect_no_err "error"
+expect_no_err "warning"
+for page in index getting-started chapters values experiments course bundle \
+	cache command-line several-machines clusters compare publishing layout; do
+	expect_file "site/manual/$page.html"
+done
+# Live values: the sum of the first 64 squares, by the loop, and a chart.
+expect_html manual/values.html '<td>89440</td>'
+expect_html manual/getting-started.html 'holds here'
+expect_no_html manual/getting-started.html 'does not hold'
+expect_file site/manual/fig/sums-ops.svg
+expect_file site/manual/fig/sums-bars.svg
+expect_html manual/index.html '<a href="../index.html">The book</a>'
+# The literal source of a directive, escaped, beside the live box.
+expect_html manual/chapters.html 'flags: -DFACTOR=3'
+expect_html manual/chapters.html 'id="exp-scale"'
+
+# An example that no longer compiles: an error at its directive's line.
+cp docs/examples/sums.c sums.c.good
+printf 'this is not C\n' >> docs/examples/sums.c
+docs
+[ "$RC" != 0 ] || fail "make docs passed with a broken example"
+at=$(line_of 01-getting-started.md '```{experiment} sums')
+expect_err "01-getting-started.md:$at:"
+cp sums.c.good docs/examples/sums.c
+
+# An example whose numbers no longer bear the prose out: the formula off
+# by one, so the two sums disagree and the claim fails under --strict.
+sed -i 's|(2 \* n + 1) / 6|(2 * n + 1) / 6 + 1|' docs/examples/sums.c
+cmp -s sums.c.good docs/examples/sums.c && fail "the sed did not change sums.c"
+docs
+expect_rc 2
+at=$(grep -n 'check count(sums.n\[correct=false\]) == 0' docs/01-getting-started.md | tail -n 1 | cut -d: -f1)
+expect_err "01-getting-started.md:$at: error: claim does not hold"
+cp sums.c.good docs/examples/sums.c
+
+# A literal example edited without the live directive after it.
+cp docs/02-chapters.md chapters.md.good
+at=$(grep -n -x 'runs: 2' docs/02-chapters.md | head -n 1 | cut -d: -f1)
+sed -i "${at}s/runs: 2/runs: 5/" docs/02-chapters.md
+docs
+[ "$RC" != 0 ] || fail "make docs passed with a literal example unlike the live one"
+expect_err "02-chapters.md:"
+expect_err "the example is not followed by the same directive"
+cp chapters.md.good docs/02-chapters.md
+
+# A row of the expression table that shows one expression and computes
+# another.
+sed -i 's/^| `{{ max(sums.n) }}` | {{ max(sums.n) }} |/| `{{ max(sums.n) }}` | {{ min(sums.n) }} |/' docs/03-values.md
+docs
+[ "$RC" != 0 ] || fail "make docs passed with a table row unlike its expression"
+expect_err "03-values.md:"
+expect_err "but computes"
+
+# The book links the manual: --link adds to the index page; a link
+# without its words is a usage error.
+chapter 01-a.md <<'MD'
+# A
+Text.
+MD
+build --no-run --link 'manual/index.html|The labbook manual'
+expect_rc 0
+expect_html index.html '<a href="manual/index.html">The labbook manual</a>'
+build --no-run --link 'manual/index.html'
+expect_rc 2
+expect_err "--link wants 'URL|TEXT'"
+build --no-run --link '|The manual'
+expect_rc 2
