@@ -32,7 +32,7 @@ struct inline_expr {
 	char *text; /* the expression, without a trailing format */
 	char *fmt;  /* a printf format such as "%.1f", or NULL */
 	int check;  /* {{check ...}} */
-	int need_cc; /* {{check requires sm_90: ...}}: 90; 0 none; -1 wrong */
+	int need_cc; /* {{requires sm_90: ...}}, {{check requires ...}}: 90; 0 none; -1 wrong */
 	int line;
 };
 

@@ -30,13 +30,16 @@ static void inline_parse(struct inline_expr *e, const char *s, size_t n,
 	char *text = xstrndup(s, n);
 	char *t = str_trim(text);
 	e->line = line;
-	if (str_starts(t, "check") && (t[5] == ' ' || t[5] == '\t')) {
-		e->check = 1;
-		t = str_trim(t + 5);
-		/* "requires sm_90: CLAIM": a claim about some cards only. */
+	/* "requires sm_90: EXPR": a value or claim about some cards only;
+	 * "check" may come before or after it. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (str_starts(t, "check") && (t[5] == ' ' || t[5] == '\t')) {
+			e->check = 1;
+			t = str_trim(t + 5);
+		}
 		char *colon = strchr(t, ':');
-		if (str_starts(t, "requires") && (t[8] == ' ' || t[8] == '\t') &&
-		    colon) {
+		if (!e->need_cc && str_starts(t, "requires") &&
+		    (t[8] == ' ' || t[8] == '\t') && colon) {
 			*colon = '\0';
 			e->need_cc = cc_requirement(t + 8, &e->need_cc) == 0
 			                 ? e->need_cc : -1;
@@ -141,7 +144,7 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 		if (!*e->text)
 			diag_at(p->ch->path, line, "empty '{{ }}'");
 		if (e->need_cc < 0)
-			diag_at(p->ch->path, line, "a claim's 'requires' names no "
+			diag_at(p->ch->path, line, "'requires' names no "
 			        "compute capability: write 'requires sm_90:' or "
 			        "'requires cc >= 9.0:'");
 		char *tok = token('V', p->ch->nvalues - 1, 0);

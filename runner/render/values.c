@@ -76,7 +76,7 @@ static void value_make(struct page_ctx *c, const void *arg,
 	struct eval_facts f;
 	/* A claim counts once its expression has a value, true, false or
 	 * neither. */
-	int need = e->check && e->need_cc > 0 ? e->need_cc : 0;
+	int need = e->need_cc > 0 ? e->need_cc : 0;
 	if (need && bundle_cc(c->s->b) >= need)
 		need = 0;
 	int rc = need ? -1 : expr_eval_at(e->text, c->s->b, &v, &err, &f);

@@ -153,7 +153,9 @@ requires: sm_90
 
 It moves {{ fast.gbps %.0f }} GB/s {{check fast.gbps > 1}}, and
 {{check requires cc >= 10.0: 1 > 2}} only the newest cards are asked.
-A claim for every card {{check 2 > 1}}.
+A claim for every card {{check 2 > 1}}. A value for the newest cards
+{{requires cc >= 10.0: 1 / 0 %.1f}}, and a claim written the other way round
+{{requires cc >= 10.0: check 1 > 2}}.
 MD
 build --strict
 expect_rc 0
@@ -162,8 +164,10 @@ expect_html new.html 'This experiment needs compute capability 9.0'
 expect_html new.html '>needs compute capability 10.0<'
 [ "$(grep -o 'class="check holds"' site/new.html | wc -l)" = 1 ] ||
 	fail "the claim for every card is not the one checked"
-[ "$(grep -o 'class="check not-applicable"' site/new.html | wc -l)" = 2 ] ||
-	fail "the two claims that need a newer card are not both skipped"
+[ "$(grep -o 'class="check not-applicable"' site/new.html | wc -l)" = 3 ] ||
+	fail "the three claims that need a newer card are not all skipped"
+[ "$(grep -o 'class="not-applicable"' site/new.html | wc -l)" = 1 ] ||
+	fail "the value that needs a newer card is not shown as such"
 
 # A requirement that names no compute capability is an error at its line.
 cat > chapters/01-new.md <<'MD'
