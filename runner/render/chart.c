@@ -36,6 +36,15 @@ const char *chart_cat_title(const struct chart *c, size_t k)
 	return l ? l->words : c->cats[k];
 }
 
+void chart_draw_order(const struct chart *c, size_t *order)
+{
+	size_t k = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t s = 0; s < c->nser; s++)
+			if ((pass == 0) == (c->ser[s].grey == 1))
+				order[k++] = s;
+}
+
 double chart_axis_t(double v, int logb)
 {
 	return logb ? log(v) : v;

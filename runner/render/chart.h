@@ -22,6 +22,16 @@ extern const int chart_width[2];
 #define CHART_MAX_SERIES 64
 #define CHART_MAX_POINTS 20000
 
+/* One thing of a drawing that answers a hover (chart_svg.h): a point, or
+ * a bar, where it lies as fractions of the plot area (from its left and
+ * its bottom), and what it says. */
+struct hover {
+	double fx, fy; /* the point, or the middle of the bar's top */
+	double fw, fb; /* a bar's width and the height of its base; 0: a point */
+	size_t series; /* index into struct plot's layer_titles */
+	char *title;   /* plain text, lines joined by '\n' */
+};
+
 /* A chart made (plot.h): its files, its size, and what is said of it. */
 struct plot {
 	char *svg; /* paths relative to the site folder */
@@ -39,11 +49,22 @@ struct plot {
 	char *coincide; /* "ILP 4 and 8 coincide.", plain text, or NULL */
 	char *error;    /* why there is no chart (a chapter error, or no data) */
 	char *note;     /* a caveat shown under the chart, or NULL */
+	/* What labbook writes over gnuplot's drawing (chart_svg.h). */
+	char *svg_title;     /* the chart's title, else its caption, else id */
+	char **layer_titles; /* each plot's words, in the order gnuplot draws */
+	size_t nlayers;
+	size_t nseries;      /* the first nseries layers are the series */
+	struct hover *hover;
+	size_t nhover;
+	double box[2][4]; /* the plot area of each drawing, in pixels from
+	                     the top left: left, right, top, bottom */
+	int boxed;        /* box is known */
 };
 
 struct point {
 	double x, y, lo, hi;
 	int has_err;
+	double runs, reps; /* the record's "runs" and "reps", or 0 */
 };
 
 struct series {
@@ -97,6 +118,10 @@ int chart_fail(struct plot *out, const char *path, int line, const char *fmt,
 struct label *chart_label_find(const struct chart *c, const char *value);
 /* The words for category k (label:, else its value). */
 const char *chart_cat_title(const struct chart *c, size_t k);
+/* The series in the order they are drawn, greyed ones first (so those
+ * the text discusses lie on top): order[i] is an index into c->ser, and
+ * order holds c->nser of them. */
+void chart_draw_order(const struct chart *c, size_t *order);
 /* v on an axis with this log base (0: linear), as drawn. */
 double chart_axis_t(double v, int logb);
 /* A round step (1, 2, 2.5, 5 x 10^k) that cuts span into at most n parts. */

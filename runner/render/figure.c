@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/box.h"
+#include "render/chart_svg.h"
 #include "book/expr.h"
 #include "render/machines.h"
 #include "render/plot.h"
@@ -76,14 +77,18 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 			buf_puts_html(out, r->error);
 			buf_puts(out, ".</p>\n");
 		}
-		/* Phones get the narrow drawing: its text stays legible. */
-		buf_printf(out, "<a class=\"chart-full\" href=\"%s\"><picture>"
+		/* Phones get the narrow drawing: its text stays legible. The
+		 * hover layers lie over the drawing in a frame of its size. */
+		buf_printf(out, "<a class=\"chart-full\" href=\"%s\"><span "
+		           "class=\"chart-frame\"><picture>"
 		           "<source media=\"(max-width: 36rem)\" srcset=\"%s\" "
 		           "width=\"%d\" height=\"%d\"><img src=\"%s\" width=\"%d\" "
 		           "height=\"%d\" loading=\"lazy\" alt=\"", p.svg, p.svg_narrow,
 		           p.narrow_width, p.narrow_height, p.svg, p.width, p.height);
 		buf_puts_html(out, p.alt ? p.alt : d->id);
-		buf_puts(out, "\"></picture></a>\n");
+		buf_puts(out, "\"></picture>");
+		chart_hover_html(&p, out);
+		buf_puts(out, "</span></a>\n");
 		c->s->st->charts_drawn += p.redrawn;
 	}
 	if (p.note) {

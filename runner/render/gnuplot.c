@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/exec.h"
+#include "render/chart_svg.h"
 #include "render/plot_words.h"
 #include "base/util.h"
 
@@ -296,38 +297,36 @@ static void gp_drawing(struct buf *gp, const struct chart *c, int w,
 static void gp_plot(struct buf *gp, const struct chart *c)
 {
 	double w = 0.8 / (double)c->nser;
+	size_t *order = xmalloc((c->nser + 1) * sizeof *order);
+	chart_draw_order(c, order);
 	buf_puts(gp, "plot ");
-	/* Greyed series first, so the ones the text discusses lie on top. */
-	int first = 1;
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t s = 0; s < c->nser; s++) {
-			const struct series *sr = &c->ser[s];
-			if ((pass == 0) != (sr->grey == 1))
-				continue;
-			buf_puts(gp, first ? "" : ", \\\n     ");
-			first = 0;
-			if (c->bars && !c->as_points)
-				buf_printf(gp, "$s%zu using 1:2%s:(%.4f) with %s lc rgb '%s' ",
-				           s, sr->err_bars ? ":3:4" : "", w,
-				           sr->err_bars ? "boxerrorbars" : "boxes", sr->color);
-			else if (c->bars)
-				buf_printf(gp, "$s%zu using 1:2%s with %s pt %d ps 1.3 "
-				           "lc rgb '%s' ", s, sr->err_bars ? ":3:4" : "",
-				           sr->err_bars ? "yerrorbars" : "points", sr->marker,
-				           sr->color);
-			else
-				buf_printf(gp, "$s%zu using 1:2%s with %s lw %s dt %s pt %d "
-				           "ps %s lc rgb '%s' ", s, sr->err_bars ? ":3:4" : "",
-				           sr->err_bars ? "yerrorlines" : "linespoints",
-				           sr->grey ? "1.2" : "2", sr->dash, sr->marker,
-				           sr->grey ? "0.5" : "0.7", sr->color);
-			if (c->sf) {
-				buf_puts(gp, "title ");
-				gp_str(gp, sr->title);
-			} else {
-				buf_puts(gp, "notitle");
-			}
+	for (size_t i = 0; i < c->nser; i++) {
+		size_t s = order[i];
+		const struct series *sr = &c->ser[s];
+		buf_puts(gp, i ? ", \\\n     " : "");
+		if (c->bars && !c->as_points)
+			buf_printf(gp, "$s%zu using 1:2%s:(%.4f) with %s lc rgb '%s' ",
+			           s, sr->err_bars ? ":3:4" : "", w,
+			           sr->err_bars ? "boxerrorbars" : "boxes", sr->color);
+		else if (c->bars)
+			buf_printf(gp, "$s%zu using 1:2%s with %s pt %d ps 1.3 "
+			           "lc rgb '%s' ", s, sr->err_bars ? ":3:4" : "",
+			           sr->err_bars ? "yerrorbars" : "points", sr->marker,
+			           sr->color);
+		else
+			buf_printf(gp, "$s%zu using 1:2%s with %s lw %s dt %s pt %d "
+			           "ps %s lc rgb '%s' ", s, sr->err_bars ? ":3:4" : "",
+			           sr->err_bars ? "yerrorlines" : "linespoints",
+			           sr->grey ? "1.2" : "2", sr->dash, sr->marker,
+			           sr->grey ? "0.5" : "0.7", sr->color);
+		if (c->sf) {
+			buf_puts(gp, "title ");
+			gp_str(gp, sr->title);
+		} else {
+			buf_puts(gp, "notitle");
 		}
+	}
+	free(order);
 	for (size_t i = 0; i < c->nlim; i++)
 		buf_printf(gp, ", \\\n     %.10g with lines lw 1.5 dt %s lc rgb '%s' "
 		           "notitle", c->lim[i].v, c->lim[i].dash, c->lim[i].color);
@@ -379,8 +378,17 @@ void chart_script(const struct chart *c, const char *bundle_dir,
 
 	gp_drawing(gp, c, WIDE, d->id);
 	gp_plot(gp, c);
+	/* Where gnuplot put the plot area, in pixels from the left and the
+	 * bottom: labbook lays the page's hover layer over it. */
+	buf_puts(gp, "labbook_wide = sprintf('%.2f %.2f %.2f %.2f', "
+	         "GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, "
+	         "GPVAL_TERM_YMAX)\n");
 	gp_drawing(gp, c, NARROW, d->id);
-	buf_puts(gp, "replot\n");
+	buf_puts(gp, "replot\nunset output\n");
+	buf_printf(gp, "set print '%s.area'\nprint labbook_wide\n"
+	           "print sprintf('%%.2f %%.2f %%.2f %%.2f', GPVAL_TERM_XMIN, "
+	           "GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX)\n"
+	           "set print\n", d->id);
 }
 
 static void csv_str(struct buf *b, const char *s)
@@ -426,17 +434,24 @@ int chart_draw(const struct chart *c, const char *site_dir,
 	char *svg_path = xasprintf("%s/%s.svg", figdir, id);
 	char *nsvg_path = xasprintf("%s/%s-narrow.svg", figdir, id);
 	char *csv_path = xasprintf("%s/%s.csv", figdir, id);
+	char *area_path = xasprintf("%s/%s.area", figdir, id);
+	char *box_path = xasprintf("%s/%s.box", figdir, id);
 	int rc = -1;
 	out->svg = xasprintf("fig/%s.svg", id);
 	out->svg_narrow = xasprintf("fig/%s-narrow.svg", id);
 	out->gp = xasprintf("fig/%s.gp", id);
 	out->csv = xasprintf("fig/%s.csv", id);
 	char *old = file_read(gp_path, NULL);
-	int same = old && !strcmp(old, gp->data) && plot_drawn(site_dir, id);
+	int same = old && !strcmp(old, gp->data) && plot_drawn(site_dir, id) &&
+	           chart_box_read(site_dir, id, out) == 0;
 	free(old);
 	if (mkdir_p(figdir) != 0 ||
 	    file_write_atomic(csv_path, csv->data, csv->len) != 0)
 		goto out;
+	if (!same) {
+		unlink(box_path);
+		unlink(area_path);
+	}
 	if (same) {
 		out->drawn = 1;
 		rc = 0;
@@ -462,7 +477,8 @@ int chart_draw(const struct chart *c, const char *site_dir,
 		struct run_result rr;
 		if (exec_run(argv, NULL, 60, 1 << 16, &rr) == 0) {
 			if (rr.exit_code == 0 && file_exists(svg_path) &&
-			    file_exists(nsvg_path)) {
+			    file_exists(nsvg_path) &&
+			    chart_svg_finish(site_dir, id, out) == 0) {
 				out->drawn = out->redrawn = 1;
 				rc = 0;
 			} else {
@@ -481,6 +497,8 @@ out:
 	free(svg_path);
 	free(nsvg_path);
 	free(csv_path);
+	free(area_path);
+	free(box_path);
 	return rc;
 }
 
@@ -489,9 +507,11 @@ int plot_drawn(const char *site_dir, const char *id)
 {
 	char *svg = xasprintf("%s/fig/%s.svg", site_dir, id);
 	char *narrow = xasprintf("%s/fig/%s-narrow.svg", site_dir, id);
-	int there = file_exists(svg) && file_exists(narrow);
+	char *box = xasprintf("%s/fig/%s.box", site_dir, id);
+	int there = file_exists(svg) && file_exists(narrow) && file_exists(box);
 	free(svg);
 	free(narrow);
+	free(box);
 	return there;
 }
 

@@ -33,7 +33,7 @@ int chart_draw(const struct chart *c, const char *site_dir,
  * process, each from gnuplot's defaults. 0, or -1 when any failed. */
 int plot_draw(const char *site_dir, char *const *names, size_t n);
 /* Are both drawings of chart id (fig/ID.svg and fig/ID-narrow.svg) in
- * site_dir? */
+ * site_dir, finished (chart_svg.h: fig/ID.box)? */
 int plot_drawn(const char *site_dir, const char *id);
 
 #endif

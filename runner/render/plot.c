@@ -16,6 +16,7 @@
 #include "base/buf.h"
 #include "render/chart.h"
 #include "book/expr.h"
+#include "render/chart_svg.h"
 #include "render/gnuplot.h"
 #include "render/plot_words.h"
 #include "base/util.h"
@@ -48,6 +49,13 @@ void plot_free(struct plot *p)
 	free(p->coincide);
 	free(p->error);
 	free(p->note);
+	free(p->svg_title);
+	for (size_t i = 0; i < p->nlayers; i++)
+		free(p->layer_titles[i]);
+	free(p->layer_titles);
+	for (size_t i = 0; i < p->nhover; i++)
+		free(p->hover[i].title);
+	free(p->hover);
 	memset(p, 0, sizeof *p);
 }
 
@@ -188,6 +196,10 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 			continue;
 		p.lo = p.hi = p.y;
 		p.has_err = row_number(row, lo_f, &p.lo) && row_number(row, hi_f, &p.hi);
+		if (!row_number(row, "runs", &p.runs))
+			p.runs = 0;
+		if (!row_number(row, "reps", &p.reps))
+			p.reps = 0;
 		size_t k = series_find(c, c->sf ? cell_text(row, c->sf)
 		                                : xstrdup(c->yf));
 		struct series *s = &c->ser[k];
@@ -339,18 +351,21 @@ static int chart_styles(struct chart *c, struct plot *out)
 	size_t ngrey = 0, nhl = 0;
 	for (size_t s = 0; s < c->nser; s++) {
 		struct series *sr = &c->ser[s];
+		/* Each grey has a dash and a marker of its own: two greys are
+		 * too alike to tell lines apart by. */
 		if (hl && !sr->highlight) {
 			sr->grey = 1;
 			sr->color = greys[ngrey % 2];
-			sr->dash = dashes[(ngrey / 2) % NDASHES];
-			sr->marker = markers[(ngrey / 2) % NMARKERS];
+			sr->dash = dashes[(ngrey + ngrey / NMARKERS) % NDASHES];
+			sr->marker = markers[ngrey % NMARKERS];
 			ngrey++;
 			continue;
 		}
 		size_t k = hl ? nhl++ : s;
 		sr->color = palette[k % NPALETTE];
 		sr->dash = dashes[(k / NPALETTE) % NDASHES];
-		sr->marker = markers[k % NMARKERS];
+		/* Colour and dash repeat after 36 series: the marker moves on. */
+		sr->marker = markers[(k + k / (NPALETTE * NDASHES)) % NMARKERS];
 	}
 	for (size_t i = 0; i < c->nlim; i++) {
 		c->lim[i].color = limit_colors[i % 2];
@@ -458,7 +473,7 @@ static int plot_memo_take(const struct directive *d, const struct bundle *b,
 		 * again, and drawn alone, so that gnuplot's words are shown. */
 		if (out->pending) {
 			out->pending = 0;
-			out->drawn = plot_drawn(site_dir, d->id);
+			out->drawn = chart_svg_finish(site_dir, d->id, out) == 0;
 		}
 		out->redrawn = 0;
 		if (!out->drawn) {
@@ -519,6 +534,7 @@ static int plot_make(const struct directive *d, const char *path,
 	out->narrow_width = chart_width[NARROW];
 	out->narrow_height = c.height[NARROW];
 	out->alt = chart_alt(&c, out->coincide);
+	chart_hover_make(&c, out);
 	chart_csv(&c, &csv);
 	chart_script(&c, b->dir, &gp);
 	rc = chart_draw(&c, site_dir, &gp, &csv, deferred, out);

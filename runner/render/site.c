@@ -416,7 +416,8 @@ static int chapter_update(struct site_ctx *s, size_t i, const char *key,
  * records copied, and each source copied. */
 static void site_files(const struct site_ctx *s, struct buf *out)
 {
-	static const char *chart[] = {".svg", "-narrow.svg", ".csv", ".gp"};
+	static const char *chart[] = {".svg", "-narrow.svg", ".csv", ".gp", ".box",
+	                              ".area"};
 	for (size_t i = 0; i < s->bk->nchs; i++) {
 		const struct chapter *ch = s->bk->chs[i];
 		buf_printf(out, "%s.html\n", ch->name);
