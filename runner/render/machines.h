@@ -24,12 +24,16 @@
 #include "book/book.h"
 #include "base/buf.h"
 #include "book/chapter.h"
+#include "bundle/compare.h"
 #include "render/plot.h"
 #include "bundle/results.h"
 
 struct machine_set {
 	struct bundle **b; /* b[0] is the base, borrowed; the others owned */
 	char **names;      /* each machine's short name, owned */
+	struct bundle **repeat; /* repeat[m]: the base's repeat that
+	                         * labbook compare BASE M would use
+	                         * (compare_repeat_open), or NULL; owned */
 	size_t n;
 };
 
@@ -48,6 +52,17 @@ void machines_free(struct machine_set *ms);
 
 /* Has bundle b any results of experiment id, of its current source? */
 int machines_measured(struct bundle *b, const char *id);
+
+/*
+ * Point k of experiment id on machine m judged against the same point of
+ * the base, as labbook compare BASE M judges it with its defaults
+ * (compare_point_judge). COMPARE_UNMATCHED where either lacks the
+ * experiment's current source (machines_measured) or the two were built
+ * from other sources.
+ */
+enum compare_pair machines_judge(struct machine_set *ms, size_t m,
+                                 const char *id, size_t k,
+                                 struct compare_point *p);
 
 /* What a claim ({{check}}) is on one machine. */
 enum claim_state { CLAIM_HOLDS, CLAIM_FAILS, CLAIM_MISSING, CLAIM_UNKNOWN };
