@@ -22,6 +22,22 @@ extern const int chart_width[2];
 #define CHART_MAX_SERIES 64
 #define CHART_MAX_POINTS 20000
 
+/*
+ * What an overlay of machines adds to the records of a chart's data
+ * (machines_chart.c), pts indexed as the records are: the spread of each
+ * record's runs in the unit of y (NAN where it has none), drawn as a
+ * thick bar, and whether it was judged beyond noise against the base,
+ * drawn as a ring named in the key by mark_title.
+ */
+struct plot_extra {
+	double run_lo, run_hi;
+	int mark;
+};
+struct plot_overlay {
+	const struct plot_extra *pts;
+	const char *mark_title;
+};
+
 /* A chart made (plot.h): its files, its size, and what is said of it. */
 struct plot {
 	char *svg; /* paths relative to the site folder */
@@ -44,6 +60,9 @@ struct plot {
 struct point {
 	double x, y, lo, hi;
 	int has_err;
+	double run_lo, run_hi; /* the spread of the runs' medians (overlays) */
+	int has_run;
+	int mark; /* judged beyond noise against the base (overlays) */
 };
 
 struct series {
@@ -52,6 +71,7 @@ struct series {
 	struct point *pts;
 	size_t n;
 	int err_bars;
+	int run_bars; /* some point has a spread of its runs */
 	const char *color, *dash;
 	int marker;
 	int highlight; /* named by highlight: */
@@ -72,6 +92,8 @@ struct label {
 
 struct chart {
 	const struct directive *d;
+	const struct plot_overlay *ov; /* what an overlay adds, or NULL */
+	size_t nmarked;                /* points with mark set */
 	const char *path, *xf, *yf, *sf;
 	const char *xlabel, *ylabel, *xunit, *yunit;
 	int logx, logy;  /* the base, or 0 */
