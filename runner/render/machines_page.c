@@ -243,8 +243,9 @@ static void verdicts(struct machine_set *ms, size_t m, const char *id,
 		buf_puts_html(rows, params);
 		buf_printf(rows, "</code></td><td><span class=\"verdict %s\">%s</span>"
 		           "</td><td class=\"num\">", compare_verdict_name(p.verdict),
-		           p.verdict == COMPARE_SLOWER ? "▲ slower"
-		                                       : "▼ faster");
+		           p.verdict == COMPARE_SLOWER
+		               ? "<span aria-hidden=\"true\">▲</span> slower"
+		               : "<span aria-hidden=\"true\">▼</span> faster");
 		percent_put(rows, p.diff, 1);
 		buf_puts(rows, "</td><td class=\"num\">±");
 		percent_put(rows, p.band, 0);

@@ -57,7 +57,7 @@ expect_err "1 slower, 0 faster beyond noise, 2 within noise; 1 point noisier"
 # The list: the quiet point alone, with its difference, band and noise.
 rows=$(grep -c '^<tr[^>]*><th scope="row">e</th><td class="point">' site/machines.html)
 [ "$rows" = 1 ] || fail "$rows points listed beyond noise, want 1"
-grep -q '<tr id="beyond-1-e"><th scope="row">e</th><td class="point"><code>p=quiet n=1</code></td><td><span class="verdict slower">▲ slower</span></td><td class="num">+2.00%</td><td class="num">±1.00%</td><td class="num">0.20%</td><td class="num">1.0000</td><td class="num">1.0200</td></tr>' site/machines.html ||
+grep -q '<tr id="beyond-1-e"><th scope="row">e</th><td class="point"><code>p=quiet n=1</code></td><td><span class="verdict slower"><span aria-hidden="true">▲</span> slower</span></td><td class="num">+2.00%</td><td class="num">±1.00%</td><td class="num">0.20%</td><td class="num">1.0000</td><td class="num">1.0200</td></tr>' site/machines.html ||
 	fail "the quiet point is not listed as 2% slower, band 1%, noise 0.2%: $(grep 'beyond-1-e' site/machines.html)"
 expect_no_html machines.html 'p=noisy'
 expect_no_html machines.html 'p=wide'
@@ -98,7 +98,7 @@ mv B.jsonl B/e.jsonl
 build --no-run --results B --compare A
 expect_rc 0
 expect_html machines.html '0 slower, 1 faster beyond noise</a>, 2 within noise'
-expect_html machines.html '<td><span class="verdict faster">▼ faster</span></td><td class="num">−1.96%</td>'
+expect_html machines.html '<td><span class="verdict faster"><span aria-hidden="true">▼</span> faster</span></td><td class="num">−1.96%</td>'
 expect_html e.html 'A at n=1: 1.96% faster, band ±1.00%'
 
 # A bundle compared with itself, or with a copy of itself, marks nothing.
