@@ -97,7 +97,7 @@ static void chart_limits(const struct dir_opt *o, struct machine_set *ms,
  * lists them all. */
 #define MARKS_LISTED 8
 
-/* What an overlay adds to each record it draws (plot_overlay's arrays),
+/* What an overlay adds to each record it draws (plot_overlay's points),
  * and the words for the points judged beyond noise. */
 struct overlay {
 	struct plot_extra *pts;
@@ -149,9 +149,15 @@ static void overlay_point(const struct directive *d, struct machine_set *ms,
 	const char *sf = dir_opt(d, "series");
 	struct plot_extra *e = ARRAY_PUSH(ov->pts, ov->n);
 	struct compare_point p;
+	double y;
 	e->run_lo = e->run_hi = NAN;
 	run_spread(row, yf ? yf : "", &e->run_lo, &e->run_hi);
-	e->mark = m && machines_judge(ms, m, id, k, &p) == COMPARE_JUDGED &&
+	/* Only a point the chart draws is ringed and named. */
+	int drawn = yf && xf && row_number(row, yf, &y) &&
+	            cJSON_GetObjectItem(row, xf) &&
+	            !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"));
+	e->mark = m && drawn &&
+	          machines_judge(ms, m, id, k, &p) == COMPARE_JUDGED &&
 	          (p.verdict == COMPARE_SLOWER || p.verdict == COMPARE_FASTER);
 	if (!e->mark || ov->nmarked++ >= MARKS_LISTED)
 		return;

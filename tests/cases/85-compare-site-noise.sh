@@ -94,6 +94,16 @@ expect_no_html e.html 'Ringed'
 expect_html e.html 'No point drawn differs from A beyond its noise.'
 mv B.jsonl B/e.jsonl
 
+# A point marked wrong is not drawn, so not ringed; compare, which reads
+# only times, still lists it.
+cp B/e.jsonl B.jsonl
+sed -i '1s/"runs":3}/"runs":3,"correct":false}/' B/e.jsonl
+build --no-run --results A --compare B
+expect_html machines.html '<code>p=quiet n=1</code>'
+expect_no_html e.html 'Ringed'
+grep -q '^\$marks' site/fig/times.gp && fail "a point marked wrong is ringed"
+mv B.jsonl B/e.jsonl
+
 # The other way round, the quiet point is faster, and listed so.
 build --no-run --results B --compare A
 expect_rc 0
