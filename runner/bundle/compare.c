@@ -253,6 +253,51 @@ static double repeat_diff(struct bundle *rep, struct bundle *a, const char *id,
 	return m > 0 ? fabs(m - a_ms) / a_ms : 0;
 }
 
+int compare_same_source(struct bundle *a, struct bundle *b, const char *id)
+{
+	const char *ka = bundle_source_key(a, id), *kb = bundle_source_key(b, id);
+	return !ka || !kb || !strcmp(ka, kb);
+}
+
+enum compare_pair compare_point_judge(struct bundle *a, struct bundle *b,
+                                      const char *id, size_t k,
+                                      const struct compare_opts *o,
+                                      struct compare_point *p)
+{
+	struct exp_result *ra = bundle_get(a, id), *rb = bundle_get(b, id);
+	memset(p, 0, sizeof *p);
+	p->noise = -1;
+	if (k >= ra->nrows || k >= rb->nrows)
+		return COMPARE_UNMATCHED;
+	const cJSON *ma = cJSON_GetObjectItem(ra->rows[k], RECORD_MEDIAN);
+	const cJSON *mb = cJSON_GetObjectItem(rb->rows[k], RECORD_MEDIAN);
+	if (!cJSON_IsNumber(ma) || !cJSON_IsNumber(mb))
+		return COMPARE_UNTIMED;
+	if (!record_same_point(ra->rows[k], rb->rows[k]))
+		return COMPARE_UNMATCHED;
+	p->a_ms = ma->valuedouble;
+	p->b_ms = mb->valuedouble;
+	p->diff = (p->b_ms - p->a_ms) / p->a_ms;
+	if (p->a_ms < o->min_ms || p->b_ms < o->min_ms)
+		return COMPARE_SHORT;
+	/* A copy through the host's CPU measures the host. */
+	if (record_host_bound(ra->rows[k]) || record_host_bound(rb->rows[k]))
+		return COMPARE_HOST;
+	if (o->max_diff >= 0) {
+		p->band = o->max_diff / 100;
+		p->verdict = fabs(p->diff) <= p->band ? COMPARE_WITHIN
+		             : p->diff > 0           ? COMPARE_SLOWER
+		                                     : COMPARE_FASTER;
+		return COMPARE_JUDGED;
+	}
+	double na = compare_record_noise(ra->rows[k]);
+	double nb = compare_record_noise(rb->rows[k]);
+	p->repeat = repeat_diff(o->repeat, a, id, k, ra->rows[k], p->a_ms);
+	p->noise = fmax(fmax(na, nb), p->repeat);
+	p->verdict = compare_judge(p->a_ms, p->b_ms, p->noise, o, &p->band);
+	return COMPARE_JUDGED;
+}
+
 /* One judged point for --json: a new object. */
 static cJSON *point_json(const char *id, size_t k, const char *params,
                          double x, double y, double noise, double rep,
@@ -370,9 +415,7 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 		skip.shared++;
 		/* Numbers from two versions of a kernel measure the change, not
 		 * the machines. */
-		const char *ka = bundle_source_key(a, ids[i]);
-		const char *kb = bundle_source_key(b, ids[i]);
-		if (ka && kb && strcmp(ka, kb)) {
+		if (!compare_same_source(a, b, ids[i])) {
 			put_col(out, ids[i], 12);
 			fprintf(out, " (built from other sources in each: not compared)\n");
 			nchanged++;
@@ -384,14 +427,14 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 		size_t exp_n = 0, exp_diff = 0;
 		skip.pairs += n;
 		for (size_t k = 0; k < n; k++) {
-			const cJSON *ma = cJSON_GetObjectItem(ra->rows[k], RECORD_MEDIAN);
-			const cJSON *mb = cJSON_GetObjectItem(rb->rows[k], RECORD_MEDIAN);
-			if (!cJSON_IsNumber(ma) || !cJSON_IsNumber(mb)) {
+			struct compare_point pt;
+			enum compare_pair got = compare_point_judge(a, b, ids[i], k, o, &pt);
+			if (got == COMPARE_UNTIMED) {
 				skip.untimed++;
 				continue;
 			}
 			char *pa = record_params(ra->rows[k]);
-			if (!record_same_point(ra->rows[k], rb->rows[k])) {
+			if (got == COMPARE_UNMATCHED) {
 				char *pb = record_params(rb->rows[k]);
 				put_col(out, ids[i], 12);
 				fprintf(out, " #%zu differs in its parameters: %s | %s\n", k,
@@ -401,53 +444,28 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 				skip.unmatched++;
 				continue;
 			}
-			double x = ma->valuedouble, y = mb->valuedouble;
-			/* bundle_fit saw to it that both are positive. */
-			double d = (y - x) / x * 100;
-			int judge = x >= o->min_ms && y >= o->min_ms;
-			skip.short_ += !judge;
-			/* A copy through the host's CPU measures the host: it is
-			 * shown, and counted apart. */
-			int host = record_host_bound(ra->rows[k]) ||
-			           record_host_bound(rb->rows[k]);
-			if (host && judge) {
+			double x = pt.a_ms, y = pt.b_ms, d = pt.diff * 100;
+			if (got == COMPARE_HOST) {
 				nhost++;
 				skip.host++;
 				if (fabs(d) > fabs(host_worst))
 					host_worst = d;
+			} else if (got == COMPARE_SHORT) {
+				skip.short_++;
+			}
+			if (got != COMPARE_JUDGED) {
 				if (o->all) {
 					put_col(out, ids[i], 12);
 					fputc(' ', out);
 					put_col(out, pa, 48);
-					fprintf(out, " %10.4f %10.4f %+7.2f%%  (host)\n", x, y, d);
+					fprintf(out, " %10.4f %10.4f %+7.2f%%  (%s)\n", x, y, d,
+					        got == COMPARE_HOST ? "host" : "short");
 				}
 				free(pa);
 				continue;
 			}
-			if (!judge) {
-				if (o->all) {
-					put_col(out, ids[i], 12);
-					fputc(' ', out);
-					put_col(out, pa, 48);
-					fprintf(out, " %10.4f %10.4f %+7.2f%%  (short)\n", x, y, d);
-				}
-				free(pa);
-				continue;
-			}
-			enum compare_verdict v;
-			double band, noise = -1, rep = 0;
-			if (flat) {
-				band = o->max_diff / 100;
-				v = fabs(d) <= o->max_diff ? COMPARE_WITHIN
-				    : d > 0                ? COMPARE_SLOWER
-				                           : COMPARE_FASTER;
-			} else {
-				double na = compare_record_noise(ra->rows[k]);
-				double nb_ = compare_record_noise(rb->rows[k]);
-				rep = repeat_diff(o->repeat, a, ids[i], k, ra->rows[k], x);
-				noise = fmax(fmax(na, nb_), rep);
-				v = compare_judge(x, y, noise, o, &band);
-			}
+			enum compare_verdict v = pt.verdict;
+			double band = pt.band, noise = pt.noise, rep = pt.repeat;
 			count[v]++;
 			cJSON_AddItemToArray(points, point_json(ids[i], k, pa, x, y, noise,
 			                                        rep, band,

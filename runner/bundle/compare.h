@@ -39,6 +39,10 @@ enum compare_verdict {
 	COMPARE_NOISY,  /* noisier than max_noise: not judged */
 };
 
+/* labbook compare's defaults: the noise test, --min-diff 1%, --max-noise
+ * 10%, --min-ms 0.05, no repeat. */
+#define COMPARE_OPTS_INIT {-1, 1.0, 10.0, 0.05, 0, NULL, NULL}
+
 /* "within noise", "slower", "faster", "too noisy". */
 const char *compare_verdict_name(enum compare_verdict v);
 
@@ -58,6 +62,42 @@ double compare_record_noise(const cJSON *row);
  */
 enum compare_verdict compare_judge(double a_ms, double b_ms, double noise,
                                    const struct compare_opts *o, double *band);
+
+/* One point of B judged against the same point of A. */
+struct compare_point {
+	double a_ms, b_ms; /* the median times */
+	double diff;       /* (b_ms - a_ms) / a_ms */
+	double noise;      /* relative: the largest of A's, B's and the
+	                    * repeat's; -1 under the flat test */
+	double repeat;     /* |A - A's repeat| / A, or 0 */
+	double band;       /* the relative difference it was judged against */
+	enum compare_verdict verdict;
+};
+
+/* What became of a pair of records. */
+enum compare_pair {
+	COMPARE_JUDGED,    /* a verdict */
+	COMPARE_UNTIMED,   /* no median time in one or both */
+	COMPARE_UNMATCHED, /* other parameters */
+	COMPARE_SHORT,     /* under min_ms in one or both: not judged */
+	COMPARE_HOST,      /* host-bound in one or both: not judged */
+};
+
+/*
+ * Record k of experiment id in b judged against record k in a, as
+ * labbook compare judges it under o (o->repeat included). *p gets the
+ * verdict when COMPARE_JUDGED, and the times and diff for COMPARE_SHORT
+ * and COMPARE_HOST too. Median times are taken as they are: compare_bundles
+ * checks first that each is a positive number.
+ */
+enum compare_pair compare_point_judge(struct bundle *a, struct bundle *b,
+                                      const char *id, size_t k,
+                                      const struct compare_opts *o,
+                                      struct compare_point *p);
+
+/* Are the records of experiment id in a and b from one version of its
+ * source (no meta.json records another source_key in each)? */
+int compare_same_source(struct bundle *a, struct bundle *b, const char *id);
 
 /*
  * The repeat of bundle a_dir to judge with: named (when not NULL; an

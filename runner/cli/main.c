@@ -450,7 +450,7 @@ static int parse_percent(const char *s, double *out)
 
 static int cmd_compare(int argc, char **argv)
 {
-	struct compare_opts o = {-1, 1.0, 10.0, 0.05, 0, NULL, NULL};
+	struct compare_opts o = COMPARE_OPTS_INIT;
 	const char *repeat = NULL;
 	int no_repeat = 0;
 	static const struct option opts[] = {

@@ -32,6 +32,22 @@ struct hover {
 	char *title;   /* plain text, lines joined by '\n' */
 };
 
+/*
+ * What an overlay of machines adds to the records of a chart's data
+ * (machines_chart.c), pts indexed as the records are: the spread of each
+ * record's runs in the unit of y (NAN where it has none), drawn as a
+ * thick bar, and whether it was judged beyond noise against the base,
+ * drawn as a ring named in the key by mark_title.
+ */
+struct plot_extra {
+	double run_lo, run_hi;
+	int mark;
+};
+struct plot_overlay {
+	const struct plot_extra *pts;
+	const char *mark_title;
+};
+
 /* A chart made (plot.h): its files, its size, and what is said of it. */
 struct plot {
 	char *svg; /* paths relative to the site folder */
@@ -53,7 +69,9 @@ struct plot {
 	char *svg_title;     /* the chart's title, else its caption, else id */
 	char **layer_titles; /* each plot's words, in the order gnuplot draws */
 	size_t nlayers;
-	size_t nseries;      /* the first nseries layers are the series */
+	size_t nruns;        /* the first layers: the runs' spreads (overlays) */
+	size_t nseries;      /* then the series */
+	int marks;           /* then one layer of rings, if any; then limits */
 	struct hover *hover;
 	size_t nhover;
 	double box[2][4]; /* the plot area of each drawing, in pixels from
@@ -65,6 +83,9 @@ struct point {
 	double x, y, lo, hi;
 	int has_err;
 	double runs, reps; /* the record's "runs" and "reps", or 0 */
+	double run_lo, run_hi; /* the spread of the runs' medians (overlays) */
+	int has_run;
+	int mark; /* judged beyond noise against the base (overlays) */
 };
 
 struct series {
@@ -73,6 +94,7 @@ struct series {
 	struct point *pts;
 	size_t n;
 	int err_bars;
+	int run_bars; /* some point has a spread of its runs */
 	const char *color, *dash;
 	int marker;
 	int highlight; /* named by highlight: */
@@ -93,6 +115,8 @@ struct label {
 
 struct chart {
 	const struct directive *d;
+	const struct plot_overlay *ov; /* what an overlay adds, or NULL */
+	size_t nmarked;                /* points with mark set */
 	const char *path, *xf, *yf, *sf;
 	const char *xlabel, *ylabel, *xunit, *yunit;
 	int logx, logy;  /* the base, or 0 */

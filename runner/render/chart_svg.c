@@ -73,14 +73,27 @@ void chart_hover_make(const struct chart *c, struct plot *out)
 	out->svg_title = xstrdup(t ? t : c->d->id);
 	size_t *order = xmalloc((c->nser + 1) * sizeof *order);
 	chart_draw_order(c, order);
-	out->nlayers = c->nser + c->nlim;
+	/* gnuplot's order: the runs' spreads, the series, the rings of points
+	 * beyond noise, the limit lines (gnuplot.c, gp_plot). */
+	size_t nruns = 0;
+	for (size_t s = 0; s < c->nser; s++)
+		nruns += c->ser[s].run_bars != 0;
+	out->nruns = nruns;
 	out->nseries = c->nser;
+	out->marks = c->nmarked != 0;
+	out->nlayers = nruns + c->nser + (size_t)out->marks + c->nlim;
 	out->layer_titles = xcalloc(out->nlayers + 1, sizeof *out->layer_titles);
+	for (size_t s = 0, k = 0; s < c->nser; s++)
+		if (c->ser[s].run_bars)
+			out->layer_titles[k++] = xasprintf("%s: spread of the runs",
+			                                   c->ser[s].title);
+	if (out->marks)
+		out->layer_titles[nruns + c->nser] = xstrdup(c->ov->mark_title);
 	double bw = 0.8 / (double)c->nser;
 	for (size_t i = 0; i < c->nser; i++) {
 		size_t s = order[i];
 		const struct series *sr = &c->ser[s];
-		out->layer_titles[i] = xstrdup(sr->title);
+		out->layer_titles[nruns + i] = xstrdup(sr->title);
 		for (size_t k = 0; k < sr->n; k++) {
 			const struct point *p = &sr->pts[k];
 			if (c->logy && p->y <= 0)
@@ -96,12 +109,12 @@ void chart_hover_make(const struct chart *c, struct plot *out)
 				h->fw = bw / (c->xmax - c->xmin);
 				h->fb = fmin(1, fmax(0, axis_frac(0, c->ylo, c->yhi, 0)));
 			}
-			h->series = i;
+			h->series = nruns + i;
 			h->title = point_title(c, sr, p);
 		}
 	}
 	for (size_t i = 0; i < c->nlim; i++)
-		out->layer_titles[c->nser + i] = xstrdup(c->lim[i].text);
+		out->layer_titles[out->nlayers - c->nlim + i] = xstrdup(c->lim[i].text);
 	free(order);
 }
 
@@ -173,8 +186,15 @@ static void svg_titled(const char *svg, const struct plot *p, struct buf *out)
 			buf_puts(out, group);
 			continue;
 		}
-		buf_printf(out, "<g id=\"%s_%zu\" >", n <= p->nseries ? "series" : "limit",
-		           n <= p->nseries ? n : n - p->nseries);
+		size_t series_end = p->nruns + p->nseries + (size_t)p->marks;
+		if (n <= p->nruns)
+			buf_printf(out, "<g id=\"runs_%zu\" >", n);
+		else if (n <= p->nruns + p->nseries)
+			buf_printf(out, "<g id=\"series_%zu\" >", n - p->nruns);
+		else if (n <= series_end)
+			buf_puts(out, "<g id=\"marks\" >");
+		else
+			buf_printf(out, "<g id=\"limit_%zu\" >", n - series_end);
 		s = gt + 1;
 		const char *tend = strstr(s, "</title>");
 		if (!strncmp(s, "<title>", 7) && tend)

@@ -157,14 +157,18 @@ void chart_layout(struct chart *c, int w)
 	int keyed = c->sf != NULL;
 	double char_px = CHART_FONT_PX * 0.62, plot_w = chart_width[w] - 100;
 	size_t longest = 0;
+	/* The ring of points beyond noise has its own entry in the key. */
+	size_t entries = c->nser + (c->nmarked ? 1 : 0);
 	for (size_t s = 0; keyed && s < c->nser; s++)
 		longest = strlen(c->ser[s].title) > longest ? strlen(c->ser[s].title)
 		                                            : longest;
+	if (keyed && c->nmarked && strlen(c->ov->mark_title) > longest)
+		longest = strlen(c->ov->mark_title);
 	int cols = 1, rows = 0;
 	if (keyed) {
 		cols = (int)(plot_w / (longest * char_px + 60));
-		cols = cols < 1 ? 1 : cols > (int)c->nser ? (int)c->nser : cols;
-		rows = (int)((c->nser + (size_t)cols - 1) / (size_t)cols);
+		cols = cols < 1 ? 1 : cols > (int)entries ? (int)entries : cols;
+		rows = (int)((entries + (size_t)cols - 1) / (size_t)cols);
 	}
 	c->key_cols[w] = cols;
 	c->key_rows[w] = rows;
@@ -293,17 +297,29 @@ static void gp_drawing(struct buf *gp, const struct chart *c, int w,
 	gp_limit_labels(gp, c, w);
 }
 
-/* The plot command: the series, then the limit lines over them. */
+/* The plot command: the spread of the runs (thick bars) under the series,
+ * the rings of points beyond noise over them, then the limit lines. */
 static void gp_plot(struct buf *gp, const struct chart *c)
 {
 	double w = 0.8 / (double)c->nser;
 	size_t *order = xmalloc((c->nser + 1) * sizeof *order);
 	chart_draw_order(c, order);
 	buf_puts(gp, "plot ");
+	int first = 1;
+	for (size_t s = 0; s < c->nser; s++) {
+		if (!c->ser[s].run_bars)
+			continue;
+		buf_printf(gp, "%s$s%zu using 1:5:(0):($6-$5) with vectors nohead "
+		           "lw 5 lc rgb '%s' notitle", first ? "" : ", \\\n     ", s,
+		           c->bars && !c->as_points ? "#222222" : c->ser[s].color);
+		first = 0;
+	}
+	/* Greyed series first, so the ones the text discusses lie on top. */
 	for (size_t i = 0; i < c->nser; i++) {
 		size_t s = order[i];
 		const struct series *sr = &c->ser[s];
-		buf_puts(gp, i ? ", \\\n     " : "");
+		buf_puts(gp, first ? "" : ", \\\n     ");
+		first = 0;
 		if (c->bars && !c->as_points)
 			buf_printf(gp, "$s%zu using 1:2%s:(%.4f) with %s lc rgb '%s' ",
 			           s, sr->err_bars ? ":3:4" : "", w,
@@ -327,6 +343,13 @@ static void gp_plot(struct buf *gp, const struct chart *c)
 		}
 	}
 	free(order);
+	if (c->nmarked) {
+		/* Round a point on a line; over a bar, narrower than three. */
+		buf_printf(gp, ", \\\n     $marks using 1:2 with points pt 6 ps %s lw 2.5 "
+		           "lc rgb '#000000' title ", c->bars && !c->as_points ? "1.8"
+		                                                               : "2.6");
+		gp_str(gp, c->ov->mark_title);
+	}
 	for (size_t i = 0; i < c->nlim; i++)
 		buf_printf(gp, ", \\\n     %.10g with lines lw 1.5 dt %s lc rgb '%s' "
 		           "notitle", c->lim[i].v, c->lim[i].dash, c->lim[i].color);
@@ -341,6 +364,7 @@ void chart_script(const struct chart *c, const char *bundle_dir,
 	           "# Draws %s.svg, then %s-narrow.svg for narrow screens.\n",
 	           d->id, c->path, d->line, dir_opt(d, "data"), bundle_dir, d->id,
 	           d->id);
+	struct buf marks = BUF_INIT;
 	for (size_t s = 0; s < c->nser; s++) {
 		buf_printf(gp, "$s%zu << EOD\n", s);
 		for (size_t i = 0; i < c->ser[s].n; i++) {
@@ -348,10 +372,20 @@ void chart_script(const struct chart *c, const char *bundle_dir,
 			double x = p->x;
 			if (c->bars)
 				x += ((double)s - (c->nser - 1) / 2.0) * (0.8 / c->nser);
-			buf_printf(gp, "%.10g %.10g %.10g %.10g\n", x, p->y, p->lo, p->hi);
+			buf_printf(gp, "%.10g %.10g %.10g %.10g", x, p->y, p->lo, p->hi);
+			/* Runs' spread; a point without one gets a bar of no length. */
+			if (c->ov)
+				buf_printf(gp, " %.10g %.10g", p->has_run ? p->run_lo : p->y,
+				           p->has_run ? p->run_hi : p->y);
+			buf_putc(gp, '\n');
+			if (p->mark)
+				buf_printf(&marks, "%.10g %.10g\n", x, p->y);
 		}
 		buf_puts(gp, "EOD\n");
 	}
+	if (c->nmarked)
+		buf_printf(gp, "$marks << EOD\n%sEOD\n", marks.data);
+	buf_free(&marks);
 	const char *title = dir_opt(d, "title");
 	if (title) {
 		buf_puts(gp, "set title ");
@@ -409,7 +443,10 @@ static void csv_str(struct buf *b, const char *s)
 /* The CSV, tidy: one row per point. */
 void chart_csv(const struct chart *c, struct buf *csv)
 {
-	buf_printf(csv, "series,%s,%s,%s_lo,%s_hi\n", c->xf, c->yf, c->yf, c->yf);
+	buf_printf(csv, "series,%s,%s,%s_lo,%s_hi", c->xf, c->yf, c->yf, c->yf);
+	if (c->ov)
+		buf_printf(csv, ",%s_runs_lo,%s_runs_hi,beyond_noise", c->yf, c->yf);
+	buf_putc(csv, '\n');
 	for (size_t s = 0; s < c->nser; s++)
 		for (size_t i = 0; i < c->ser[s].n; i++) {
 			const struct point *p = &c->ser[s].pts[i];
@@ -419,7 +456,13 @@ void chart_csv(const struct chart *c, struct buf *csv)
 				csv_str(csv, c->cats[(size_t)p->x]);
 			else
 				buf_printf(csv, "%.10g", p->x);
-			buf_printf(csv, ",%.10g,%.10g,%.10g\n", p->y, p->lo, p->hi);
+			buf_printf(csv, ",%.10g,%.10g,%.10g", p->y, p->lo, p->hi);
+			if (c->ov && p->has_run)
+				buf_printf(csv, ",%.10g,%.10g,%d", p->run_lo, p->run_hi,
+				           p->mark);
+			else if (c->ov)
+				buf_printf(csv, ",,,%d", p->mark);
+			buf_putc(csv, '\n');
 		}
 }
 

@@ -132,20 +132,30 @@ static void ids_digest(const struct book *bk, struct bundle *b,
 }
 
 void keys_chapter(const struct chapter *ch, const struct book *bk,
-                          struct bundle *b, const char *common,
-                          char out[33])
+                  struct bundle *b, struct bundle *const *others,
+                  size_t nothers, const char *common, char out[33])
 {
 	struct idset ids = {0};
+	int overlays = 0;
 	idset_add(&ids, "machine", strlen("machine"));
 	for (size_t i = 0; i < ch->nvalues; i++)
 		refs_expr(ch->values[i].text, &ids);
-	for (size_t i = 0; i < ch->ndirs; i++)
+	for (size_t i = 0; i < ch->ndirs; i++) {
 		directive_refs(&ch->dirs[i], &ids);
+		overlays |= ch->dirs[i].kind == DIR_CHART &&
+		            dir_opt(&ch->dirs[i], "machines");
+	}
 	struct hasher *h = hasher_new();
 	hasher_add_self(h);
 	hasher_add_str(h, common);
 	hasher_add_str(h, ch->path);
 	hasher_add_str(h, ch->hash);
+	/* An overlay draws, and judges, the other bundles' records too. */
+	for (size_t k = 0; overlays && k < nothers; k++) {
+		hasher_add_str(h, others[k]->dir);
+		for (size_t i = 0; i < ids.n; i++)
+			id_digest(bk, others[k], ids.v[i], h);
+	}
 	ids_digest(bk, b, &ids, h);
 	hasher_done(h, out);
 }

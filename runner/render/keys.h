@@ -19,10 +19,13 @@
 /*
  * What chapter ch reads, apart from the rest of the book: its text,
  * common (the template, options and anything else every page shares), and
- * every experiment its values and directives name.
+ * every experiment its values and directives name, in b and, when a chart
+ * of ch overlays machines ("machines:"), in each of others (nothers of
+ * them: the bundles compared and the repeats they are judged with).
  */
 void keys_chapter(const struct chapter *ch, const struct book *bk,
-                  struct bundle *b, const char *common, char out[33]);
+                  struct bundle *b, struct bundle *const *others,
+                  size_t nothers, const char *common, char out[33]);
 
 /*
  * A piece of a page: inline value e, or directive d's block, each over its

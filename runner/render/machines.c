@@ -35,6 +35,7 @@ int machines_open(const struct book *bk, struct bundle *base,
 	int rc = 0;
 	ms->b = xcalloc(ndirs + 1, sizeof *ms->b);
 	ms->names = xcalloc(ndirs + 1, sizeof *ms->names);
+	ms->repeat = xcalloc(ndirs + 1, sizeof *ms->repeat);
 	ms->b[0] = base;
 	ms->names[0] = machine_name(base->dir);
 	ms->n = 1;
@@ -56,6 +57,8 @@ int machines_open(const struct book *bk, struct bundle *base,
 				name = xstrdup(dirs[i]);
 				break;
 			}
+		/* Unnamed, it cannot fail. */
+		compare_repeat_open(base->dir, dirs[i], NULL, &ms->repeat[ms->n]);
 		ms->b[ms->n] = b;
 		ms->names[ms->n++] = name;
 	}
@@ -69,10 +72,12 @@ void machines_free(struct machine_set *ms)
 	for (size_t i = 0; i < ms->n; i++) {
 		if (i)
 			bundle_free(ms->b[i]);
+		bundle_free(ms->repeat[i]);
 		free(ms->names[i]);
 	}
 	free(ms->b);
 	free(ms->names);
+	free(ms->repeat);
 	memset(ms, 0, sizeof *ms);
 }
 
@@ -83,6 +88,19 @@ int machines_measured(struct bundle *b, const char *id)
 		return 0;
 	struct exp_result *r = bundle_get(b, id);
 	return r->nrows || r->meta;
+}
+
+enum compare_pair machines_judge(struct machine_set *ms, size_t m,
+                                 const char *id, size_t k,
+                                 struct compare_point *p)
+{
+	struct compare_opts o = COMPARE_OPTS_INIT;
+	memset(p, 0, sizeof *p);
+	if (!machines_measured(ms->b[0], id) || !machines_measured(ms->b[m], id) ||
+	    !compare_same_source(ms->b[0], ms->b[m], id))
+		return COMPARE_UNMATCHED;
+	o.repeat = ms->repeat[m];
+	return compare_point_judge(ms->b[0], ms->b[m], id, k, &o, p);
 }
 
 /* ---- claims ------------------------------------------------------------------- */

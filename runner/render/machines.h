@@ -3,9 +3,9 @@
  * rendered from (the base) and the bundles it is compared with
  * (labbook build --compare DIR). From them come the Machines page
  * (machines.html: facts per machine, each experiment's median speed
- * against the base, and the claims matrix), charts that overlay the
- * machines (a {chart} with "machines: all" or a list of names), and the
- * claims check of every build (--strict).
+ * against the base, the points beyond noise, and the claims matrix),
+ * charts that overlay the machines (a {chart} with "machines: all" or a
+ * list of names), and the claims check of every build (--strict).
  *
  * A machine is named by its bundle's folder ("results/h100" is h100).
  * An experiment a bundle lacks is "not measured on" that machine, never
@@ -24,12 +24,16 @@
 #include "book/book.h"
 #include "base/buf.h"
 #include "book/chapter.h"
+#include "bundle/compare.h"
 #include "render/plot.h"
 #include "bundle/results.h"
 
 struct machine_set {
 	struct bundle **b; /* b[0] is the base, borrowed; the others owned */
 	char **names;      /* each machine's short name, owned */
+	struct bundle **repeat; /* repeat[m]: the base's repeat that
+	                         * labbook compare BASE M would use
+	                         * (compare_repeat_open), or NULL; owned */
 	size_t n;
 };
 
@@ -48,6 +52,17 @@ void machines_free(struct machine_set *ms);
 
 /* Has bundle b any results of experiment id, of its current source? */
 int machines_measured(struct bundle *b, const char *id);
+
+/*
+ * Point k of experiment id on machine m judged against the same point of
+ * the base, as labbook compare BASE M judges it with its defaults
+ * (compare_point_judge). COMPARE_UNMATCHED where either lacks the
+ * experiment's current source (machines_measured) or the two were built
+ * from other sources.
+ */
+enum compare_pair machines_judge(struct machine_set *ms, size_t m,
+                                 const char *id, size_t k,
+                                 struct compare_point *p);
 
 /* What a claim ({{check}}) is on one machine. */
 enum claim_state { CLAIM_HOLDS, CLAIM_FAILS, CLAIM_MISSING, CLAIM_UNKNOWN };
@@ -75,9 +90,11 @@ int machines_claims_check(const struct book *bk, struct machine_set *ms,
  * The content of machines.html (HTML, appended to out): one column per
  * machine with its facts; per experiment, the median over matching
  * points of (time on the base / time on the machine) and the spread of
- * those ratios; and the claims matrix, each claim linked to
- * CHAPTER.html#claim-N, where N is its index among the chapter's inline
- * expressions.
+ * those ratios, with the count of points slower, faster beyond noise and
+ * within noise (machines_judge); per compared machine, the points judged
+ * slower or faster, with their difference, band and noise; and the claims
+ * matrix, each claim linked to CHAPTER.html#claim-N, where N is its index
+ * among the chapter's inline expressions.
  */
 void machines_page_html(const struct book *bk, struct machine_set *ms,
                         struct buf *out);
@@ -86,9 +103,12 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
  * Draw chart d as plot_render does, from the base alone unless ms holds
  * several machines and d asks for them ("machines: all", or names): then
  * the records of each named machine are drawn together, each series
- * labelled by its own value and the machine's name, and out->note names
- * the machines (and those the chart's data was not measured on).
- * Returns what plot_render returns.
+ * labelled by its own value and the machine's name, each point with the
+ * spread of its runs, and the points of other machines that
+ * machines_judge finds slower or faster than the base ringed; out->note
+ * names the machines (and those the chart's data was not measured on) and
+ * the ringed points, and out->alt counts them. Returns what plot_render
+ * returns.
  */
 int machines_chart(const struct directive *d, const char *path,
                    struct machine_set *ms, struct bundle *base,

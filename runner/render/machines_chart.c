@@ -93,17 +93,101 @@ static void chart_limits(const struct dir_opt *o, struct machine_set *ms,
 	free(expr);
 }
 
+/* How many points beyond noise a chart's note lists; the Machines page
+ * lists them all. */
+#define MARKS_LISTED 8
+
+/* What an overlay adds to each record it draws (plot_overlay's points),
+ * and the words for the points judged beyond noise. */
+struct overlay {
+	struct plot_extra *pts;
+	size_t n, nmarked;
+	struct buf words; /* "h100 at n=4: 12.50% slower ...; ..." */
+};
+
+/*
+ * The spread of the medians of row's runs (run_min_ms to run_max_ms) in
+ * the unit of its field yf: those times themselves where yf is its median
+ * time, scaled as yf where yf is a rate (amount / time, as lab.h's
+ * Record::rate writes it: yf_lo x max_ms = yf x median_ms). 0 with *lo
+ * and *hi set, or -1 where the record has no runs or yf is neither.
+ */
+static int run_spread(const cJSON *row, const char *yf, double *lo, double *hi)
+{
+	double y, m, rmin, rmax, ylo, mx;
+	if (!row_number(row, yf, &y) || !row_number(row, RECORD_MEDIAN, &m) ||
+	    !row_number(row, "run_min_ms", &rmin) ||
+	    !row_number(row, "run_max_ms", &rmax) || !(m > 0) || !(rmin > 0) ||
+	    rmax < rmin)
+		return -1;
+	if (fabs(y - m) <= 1e-9 * m) {
+		*lo = rmin;
+		*hi = rmax;
+		return 0;
+	}
+	char *lo_f = xasprintf("%s_lo", yf);
+	int rate = row_number(row, lo_f, &ylo) && row_number(row, "max_ms", &mx) &&
+	           fabs(ylo * mx - y * m) <= 1e-6 * fabs(y * m);
+	free(lo_f);
+	if (!rate)
+		return -1;
+	*lo = y * m / rmax;
+	*hi = y * m / rmin;
+	return 0;
+}
+
+/*
+ * Record k of experiment id on machine m, drawn: its runs' spread, and
+ * whether it is judged beyond noise against the base (machines_judge),
+ * with words for it (the x and series fields name the point) in ov.
+ */
+static void overlay_point(const struct directive *d, struct machine_set *ms,
+                          size_t m, const char *id, size_t k,
+                          const cJSON *row, struct overlay *ov)
+{
+	const char *xf = dir_opt(d, "x"), *yf = dir_opt(d, "y");
+	const char *sf = dir_opt(d, "series");
+	struct plot_extra *e = ARRAY_PUSH(ov->pts, ov->n);
+	struct compare_point p;
+	double y;
+	e->run_lo = e->run_hi = NAN;
+	run_spread(row, yf ? yf : "", &e->run_lo, &e->run_hi);
+	/* Only a point the chart draws is ringed and named. */
+	int drawn = yf && xf && row_number(row, yf, &y) &&
+	            cJSON_GetObjectItem(row, xf) &&
+	            !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"));
+	e->mark = m && drawn &&
+	          machines_judge(ms, m, id, k, &p) == COMPARE_JUDGED &&
+	          (p.verdict == COMPARE_SLOWER || p.verdict == COMPARE_FASTER);
+	if (!e->mark || ov->nmarked++ >= MARKS_LISTED)
+		return;
+	struct buf *w = &ov->words;
+	buf_printf(w, "%s%s at", w->len ? "; " : "", ms->names[m]);
+	for (int f = 0; f < 2; f++) {
+		const char *name = f ? xf : sf;
+		const cJSON *v = name ? cJSON_GetObjectItemCaseSensitive(row, name)
+		                      : NULL;
+		if (cJSON_IsString(v))
+			buf_printf(w, " %s=%s", name, v->valuestring);
+		else if (cJSON_IsNumber(v))
+			buf_printf(w, " %s=%.15g", name, v->valuedouble);
+	}
+	buf_printf(w, ": %.2f%% %s, band \u00b1%.2f%%", fabs(p.diff) * 100,
+	           compare_verdict_name(p.verdict), p.band * 100);
+}
+
 /*
  * The records of chart d on each machine drawn (idx, n of them), filtered
  * by its where: on that machine, into r, each with its series field
  * (field) renamed "VALUE · MACHINE", or "MACHINE" when the chart has no
- * series. drawn and missing get the machines' names. 0, or -1 when the
- * where: does not parse on a machine.
+ * series, and what the overlay adds to each in ov. drawn and missing get
+ * the machines' names. 0, or -1 when the where: does not parse on a
+ * machine.
  */
 static int overlay_records(const struct directive *d, struct machine_set *ms,
                            const size_t *idx, size_t n, const char *field,
-                           struct exp_result *r, struct buf *drawn,
-                           struct buf *missing)
+                           struct exp_result *r, struct overlay *ov,
+                           struct buf *drawn, struct buf *missing)
 {
 	const char *sf = dir_opt(d, "series"), *wtext = dir_opt(d, "where");
 	for (size_t k = 0; k < n; k++) {
@@ -124,6 +208,7 @@ static int overlay_records(const struct directive *d, struct machine_set *ms,
 		for (size_t i = 0; i < src->nrows; i++) {
 			if (!filter_match(&where, src->rows[i]))
 				continue;
+			overlay_point(d, ms, idx[k], r->id, i, src->rows[i], ov);
 			cJSON *row = cJSON_Duplicate(src->rows[i], 1);
 			const cJSON *s = cJSON_GetObjectItemCaseSensitive(row, field);
 			char *label;
@@ -148,6 +233,47 @@ static int overlay_records(const struct directive *d, struct machine_set *ms,
 	return 0;
 }
 
+/*
+ * What an overlay adds, in words: to the note under the chart, what its
+ * bars mean and the points judged beyond noise against the base (or that
+ * there are none); to its text alternative, how many are ringed.
+ */
+static void overlay_words(const struct machine_set *ms, const size_t *idx,
+                          size_t n, const struct overlay *ov, struct buf *note,
+                          struct plot *out)
+{
+	int runs = 0, others = 0;
+	for (size_t i = 0; i < ov->n; i++)
+		runs |= isfinite(ov->pts[i].run_lo);
+	for (size_t k = 0; k < n; k++)
+		others |= idx[k] != 0;
+	if (runs)
+		buf_puts(note, " Thick bars span the medians of each point's runs; "
+		               "whiskers, where drawn, its slowest and fastest "
+		               "repetition.");
+	if (!ov->nmarked) {
+		if (others)
+			buf_printf(note, " No point drawn differs from %s beyond its "
+			           "noise.", ms->names[0]);
+		return;
+	}
+	buf_printf(note, " Ringed: %zu point%s slower or faster than on %s "
+	           "beyond %s noise, by more than %s band (the Machines page "
+	           "lists them all): %s", ov->nmarked, plural(ov->nmarked),
+	           ms->names[0], ov->nmarked == 1 ? "its" : "their",
+	           ov->nmarked == 1 ? "its" : "their", ov->words.data);
+	if (ov->nmarked > MARKS_LISTED)
+		buf_printf(note, "; and %zu more", ov->nmarked - MARKS_LISTED);
+	buf_putc(note, '.');
+	if (out->alt) {
+		char *alt = xasprintf("%s Ringed: %zu point%s judged beyond noise "
+		                      "against %s, listed below the chart.", out->alt,
+		                      ov->nmarked, plural(ov->nmarked), ms->names[0]);
+		free(out->alt);
+		out->alt = alt;
+	}
+}
+
 int machines_chart(const struct directive *d, const char *path,
                    struct machine_set *ms, struct bundle *base,
                    const char *site_dir, struct plot *out)
@@ -164,6 +290,8 @@ int machines_chart(const struct directive *d, const char *path,
 	char **owned = NULL;
 	size_t nowned = 0;
 	struct bundle *all = NULL;
+	struct overlay ov = {0};
+	char *mark_title = xasprintf("beyond noise against %s", ms->names[0]);
 	int rc;
 	size_t n = chart_machines(spec, ms, idx, &unknown);
 	if (unknown.len)
@@ -179,7 +307,8 @@ int machines_chart(const struct directive *d, const char *path,
 	free(r->rows);
 	r->rows = NULL;
 	r->nrows = 0;
-	if (!n || overlay_records(d, ms, idx, n, field, r, &drawn, &missing) != 0) {
+	if (!n || overlay_records(d, ms, idx, n, field, r, &ov, &drawn,
+	                          &missing) != 0) {
 		/* The chart of the base alone, which says what is wrong, if
 		 * anything is. */
 		rc = plot_render(d, path, base, site_dir, out);
@@ -200,13 +329,15 @@ int machines_chart(const struct directive *d, const char *path,
 	}
 	*ARRAY_PUSH(dd.opts, dd.nopts) = (struct dir_opt){"series", (char *)field,
 	                                                  d->line};
-	rc = plot_render(&dd, path, all, site_dir, out);
+	struct plot_overlay po = {ov.pts, mark_title};
+	rc = plot_render_overlay(&dd, path, all, site_dir, &po, out);
 
 	struct buf note = BUF_INIT;
 	buf_printf(&note, "Machines overlaid: %s.", drawn.len ? drawn.data : "none");
 	if (missing.len)
 		buf_printf(&note, " The data of this chart was not measured on %s.",
 		           missing.data);
+	overlay_words(ms, idx, n, &ov, &note, out);
 	if (out->note)
 		buf_printf(&note, " %s", out->note);
 	free(out->note);
@@ -218,6 +349,9 @@ out:
 		free(owned[i]);
 	free(owned);
 	bundle_free(all);
+	free(ov.pts);
+	buf_free(&ov.words);
+	free(mark_title);
 	buf_free(&unknown);
 	buf_free(&missing);
 	buf_free(&drawn);

@@ -198,6 +198,83 @@ static double *speed_ratios(struct bundle *base, struct bundle *b,
 	return v;
 }
 
+/* At most this many points judged different are listed per machine;
+ * labbook compare lists them all. */
+#define BEYOND_MAX_ROWS 400
+
+/* "+12.50%" of a relative difference, with a true minus sign. */
+static void percent_put(struct buf *out, double rel, int sign)
+{
+	double pc = rel * 100;
+	if (sign && pc < 0)
+		buf_printf(out, "−%.2f%%", -pc);
+	else
+		buf_printf(out, sign ? "%+.2f%%" : "%.2f%%", pc);
+}
+
+/*
+ * The verdicts on experiment id, machine m against the base, as labbook
+ * compare gives them: count[v] per compare_verdict. Each point judged
+ * slower or faster is appended to rows as a row of the list, while
+ * *nrows (counted either way) is under BEYOND_MAX_ROWS; the first of the
+ * experiment's rows gets the id beyond-M-ID.
+ */
+static void verdicts(struct machine_set *ms, size_t m, const char *id,
+                     size_t count[4], struct buf *rows, size_t *nrows)
+{
+	struct exp_result *ra = bundle_get(ms->b[0], id);
+	int first = 1;
+	for (size_t k = 0; k < ra->nrows; k++) {
+		struct compare_point p;
+		if (machines_judge(ms, m, id, k, &p) != COMPARE_JUDGED)
+			continue;
+		count[p.verdict]++;
+		if (p.verdict != COMPARE_SLOWER && p.verdict != COMPARE_FASTER)
+			continue;
+		if (!rows || (*nrows)++ >= BEYOND_MAX_ROWS)
+			continue;
+		char *params = record_params(ra->rows[k]);
+		buf_puts(rows, "<tr");
+		if (first)
+			buf_printf(rows, " id=\"beyond-%zu-%s\"", m, id);
+		first = 0;
+		buf_printf(rows, "><th scope=\"row\">%s</th><td class=\"point\">"
+		           "<code>", id);
+		buf_puts_html(rows, params);
+		buf_printf(rows, "</code></td><td><span class=\"verdict %s\">%s</span>"
+		           "</td><td class=\"num\">", compare_verdict_name(p.verdict),
+		           p.verdict == COMPARE_SLOWER
+		               ? "<span aria-hidden=\"true\">▲</span> slower"
+		               : "<span aria-hidden=\"true\">▼</span> faster");
+		percent_put(rows, p.diff, 1);
+		buf_puts(rows, "</td><td class=\"num\">±");
+		percent_put(rows, p.band, 0);
+		buf_puts(rows, "</td><td class=\"num\">");
+		percent_put(rows, p.noise, 0);
+		buf_printf(rows, "</td><td class=\"num\">%.4f</td><td class=\"num\">"
+		           "%.4f</td></tr>\n", p.a_ms, p.b_ms);
+		free(params);
+	}
+}
+
+/* "2 slower, 0 faster beyond noise, 40 within noise" (and the points too
+ * noisy to judge), the slower and faster linked to their list. */
+static void verdicts_put(struct buf *out, const size_t count[4], size_t m,
+                         const char *id)
+{
+	size_t diff = count[COMPARE_SLOWER] + count[COMPARE_FASTER];
+	buf_puts(out, "<br><span class=\"verdicts\">");
+	if (diff)
+		buf_printf(out, "<a href=\"#beyond-%zu-%s\">", m, id);
+	buf_printf(out, "%zu slower, %zu faster beyond noise", count[COMPARE_SLOWER],
+	           count[COMPARE_FASTER]);
+	buf_puts(out, diff ? "</a>" : "");
+	buf_printf(out, ", %zu within noise", count[COMPARE_WITHIN]);
+	if (count[COMPARE_NOISY])
+		buf_printf(out, ", %zu too noisy to judge", count[COMPARE_NOISY]);
+	buf_puts(out, "</span>");
+}
+
 static void speed_table(const struct book *bk, struct machine_set *ms,
                         struct buf *out)
 {
@@ -216,7 +293,7 @@ static void speed_table(const struct book *bk, struct machine_set *ms,
 				buf_puts(out, "</em></td>");
 				continue;
 			}
-			size_t n;
+			size_t n, count[4] = {0}, nrows = 0;
 			double *v = speed_ratios(ms->b[0], ms->b[m], e->id, &n);
 			if (!n)
 				buf_puts(out, "no matching timed points");
@@ -227,11 +304,72 @@ static void speed_table(const struct book *bk, struct machine_set *ms,
 				           "points)", quantile(v, n, 0.5),
 				           quantile(v, n, 0.25), quantile(v, n, 0.75), n);
 			free(v);
+			if (m)
+				verdicts(ms, m, e->id, count, NULL, &nrows);
+			if (count[0] + count[1] + count[2] + count[3])
+				verdicts_put(out, count, m, e->id);
 			buf_puts(out, "</td>");
 		}
 		buf_puts(out, "</tr>\n");
 	}
 	buf_puts(out, "</tbody></table></div>\n");
+}
+
+/* Per compared machine, its points judged slower or faster than the
+ * base beyond their noise, and the count of each verdict. */
+static void beyond_lists(const struct book *bk, struct machine_set *ms,
+                         struct buf *out)
+{
+	struct buf rows = BUF_INIT;
+	for (size_t m = 1; m < ms->n; m++) {
+		size_t count[4] = {0}, nrows = 0;
+		buf_reset(&rows);
+		for (size_t i = 0; i < bk->nexps; i++)
+			verdicts(ms, m, bk->exps[i].id, count, &rows, &nrows);
+		buf_printf(out, "<h3 id=\"beyond-%zu\">", m);
+		buf_puts_html(out, ms->names[m]);
+		buf_puts(out, " against ");
+		buf_puts_html(out, ms->names[0]);
+		buf_puts(out, "</h3>\n<p>As <code>labbook compare ");
+		buf_puts_html(out, ms->b[0]->dir);
+		buf_puts(out, " ");
+		buf_puts_html(out, ms->b[m]->dir);
+		buf_puts(out, "</code> judges them");
+		if (ms->repeat[m]) {
+			buf_puts(out, ", with the base's repeat <code>");
+			buf_puts_html(out, ms->repeat[m]->dir);
+			buf_puts(out, "</code>");
+		}
+		buf_printf(out, ": %zu slower, %zu faster beyond noise, %zu within "
+		           "noise", count[COMPARE_SLOWER], count[COMPARE_FASTER],
+		           count[COMPARE_WITHIN]);
+		if (count[COMPARE_NOISY])
+			buf_printf(out, "; %zu too noisy to judge", count[COMPARE_NOISY]);
+		buf_puts(out, ".</p>\n");
+		if (!nrows) {
+			buf_puts(out, "<p>No point differs beyond its noise.</p>\n");
+			continue;
+		}
+		char *label = xasprintf("points of %s beyond noise", ms->names[m]);
+		table_open(out, label);
+		free(label);
+		buf_puts(out, "<table class=\"records machines beyond\"><thead><tr>"
+		              "<th scope=\"col\">experiment</th><th scope=\"col\">"
+		              "point</th><th scope=\"col\">verdict</th><th scope="
+		              "\"col\" class=\"num\">difference</th><th scope=\"col\" "
+		              "class=\"num\">band</th><th scope=\"col\" class=\"num\">"
+		              "noise</th><th scope=\"col\" class=\"num\">");
+		buf_puts_html(out, ms->names[0]);
+		buf_puts(out, " ms</th><th scope=\"col\" class=\"num\">");
+		buf_puts_html(out, ms->names[m]);
+		buf_puts(out, " ms</th></tr></thead><tbody>\n");
+		buf_puts(out, rows.data);
+		buf_puts(out, "</tbody></table></div>\n");
+		if (nrows > BEYOND_MAX_ROWS)
+			buf_printf(out, "<p>The first %d of %zu; <code>labbook compare"
+			           "</code> lists them all.</p>\n", BEYOND_MAX_ROWS, nrows);
+	}
+	buf_free(&rows);
 }
 
 /* An expression, HTML-escaped, that may break after its brackets, commas
@@ -358,6 +496,21 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
 	           "points under %.2f ms and copies through host memory are left "
 	           "out.</p>\n", RATIO_MIN_MS);
 	speed_table(bk, ms, out);
+	const struct compare_opts dflt = COMPARE_OPTS_INIT;
+	buf_printf(out, "<h2 id=\"beyond\">Points beyond noise</h2>\n<p>Each "
+	           "timed point of a machine is judged against the same point of "
+	           "the base as <code>labbook compare</code> judges it: the "
+	           "machine is slower (faster) there when its median time is "
+	           "longer (shorter) than the base's by more than the point's "
+	           "band, the larger of %g × its noise and %g%%. The noise is the "
+	           "largest, in either bundle, of the quartile range of the "
+	           "point's repetitions and the spread of its runs' medians, and "
+	           "the base's difference from its repeat where there is one; a "
+	           "point noisier than %g%% is too noisy to judge. As above, "
+	           "points under %.2f ms and copies through host memory are left "
+	           "out. The charts that overlay machines ring these points.</p>\n",
+	           COMPARE_NOISE_TIMES, dflt.min_diff, dflt.max_noise, dflt.min_ms);
+	beyond_lists(bk, ms, out);
 	buf_puts(out, "<h2 id=\"claims\">Claims, machine by machine</h2>\n<p>Every "
 	              "claim the book checks, evaluated on each machine's numbers."
 	              " Each links to its place in the book, which shows the base."

@@ -200,11 +200,19 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 			p.runs = 0;
 		if (!row_number(row, "reps", &p.reps))
 			p.reps = 0;
+		if (c->ov) {
+			p.run_lo = c->ov->pts[i].run_lo;
+			p.run_hi = c->ov->pts[i].run_hi;
+			p.has_run = isfinite(p.run_lo) && isfinite(p.run_hi);
+			p.mark = c->ov->pts[i].mark;
+			c->nmarked += p.mark != 0;
+		}
 		size_t k = series_find(c, c->sf ? cell_text(row, c->sf)
 		                                : xstrdup(c->yf));
 		struct series *s = &c->ser[k];
 		*ARRAY_PUSH(s->pts, s->n) = p;
 		s->err_bars |= p.has_err && fabs(p.hi - p.lo) > 0.01 * fabs(p.y);
+		s->run_bars |= p.has_run;
 		out->npoints++;
 		/* Stopping here keeps the search for a series short. */
 		if (c->nser > CHART_MAX_SERIES || out->npoints > CHART_MAX_POINTS ||
@@ -397,6 +405,10 @@ static void chart_ranges(struct chart *c)
 			struct point *p = &c->ser[s].pts[i];
 			double a = c->ser[s].err_bars ? fmin(p->lo, p->y) : p->y;
 			double z = c->ser[s].err_bars ? fmax(p->hi, p->y) : p->y;
+			if (p->has_run) {
+				a = fmin(a, p->run_lo);
+				z = fmax(z, p->run_hi);
+			}
 			if (!c->logy || a > 0)
 				lo = fmin(lo, a);
 			hi = fmax(hi, z);
@@ -500,15 +512,16 @@ void plot_memo_clear(void)
 /* plot_render's chart; deferred (plot_prepare): left for plot_draw to draw. */
 static int plot_make(const struct directive *d, const char *path,
                      struct bundle *b, const char *site_dir, int deferred,
-                     struct plot *out)
+                     const struct plot_overlay *ov, struct plot *out)
 {
 	memset(out, 0, sizeof *out);
-	if (plot_memo_take(d, b, site_dir, out))
+	if (!ov && plot_memo_take(d, b, site_dir, out))
 		return 0;
 	struct chart c = {0};
 	struct buf gp = BUF_INIT, csv = BUF_INIT;
 	int rc = -1;
 	c.d = d;
+	c.ov = ov;
 	c.path = path;
 	c.xf = dir_opt(d, "x");
 	c.yf = dir_opt(d, "y");
@@ -548,7 +561,14 @@ out:
 int plot_render(const struct directive *d, const char *path, struct bundle *b,
                 const char *site_dir, struct plot *out)
 {
-	return plot_make(d, path, b, site_dir, 0, out);
+	return plot_make(d, path, b, site_dir, 0, NULL, out);
+}
+
+int plot_render_overlay(const struct directive *d, const char *path,
+                        struct bundle *b, const char *site_dir,
+                        const struct plot_overlay *ov, struct plot *out)
+{
+	return plot_make(d, path, b, site_dir, 0, ov, out);
 }
 
 char *plot_prepare(const struct directive *d, const char *path,
@@ -557,7 +577,7 @@ char *plot_prepare(const struct directive *d, const char *path,
 	struct plot p;
 	char *name = NULL;
 	diag_quiet(1);
-	int rc = plot_make(d, path, b, site_dir, 1, &p);
+	int rc = plot_make(d, path, b, site_dir, 1, NULL, &p);
 	diag_quiet(0);
 	if (rc == 0 && p.pending)
 		name = xasprintf("%s.gp", d->id);

@@ -36,6 +36,11 @@
  */
 int plot_render(const struct directive *d, const char *path, struct bundle *b,
                 const char *site_dir, struct plot *out);
+/* plot_render, with what an overlay of machines adds to each record of
+ * b's data (ov, borrowed; chart.h). */
+int plot_render_overlay(const struct directive *d, const char *path,
+                        struct bundle *b, const char *site_dir,
+                        const struct plot_overlay *ov, struct plot *out);
 /* Free what out holds; NULL does nothing. */
 void plot_free(struct plot *p);
 

@@ -491,8 +491,15 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	char (*own)[33] = xcalloc(n ? n : 1, sizeof *own);
 	/* The keys of what each page is made with, kept with it. */
 	struct buf *made = xcalloc(n ? n : 1, sizeof *made);
+	struct bundle **others = NULL;
+	size_t nothers = 0;
+	for (size_t m = 1; o->machines && m < o->machines->n; m++) {
+		*ARRAY_PUSH(others, nothers) = o->machines->b[m];
+		if (o->machines->repeat[m])
+			*ARRAY_PUSH(others, nothers) = o->machines->repeat[m];
+	}
 	for (size_t i = 0; i < n; i++) {
-		keys_chapter(bk->chs[i], bk, b, common.data, own[i]);
+		keys_chapter(bk->chs[i], bk, b, others, nothers, common.data, own[i]);
 		if (kept_outline(s.store, own[i], bk->chs[i], &s.outline[i]) != 0) {
 			struct text_src src = {b, bk, s.store};
 			store_note(s.store, &made[i]);
@@ -563,6 +570,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		buf_free(&made[i]);
 	free(made);
 	free(own);
+	free(others);
 	free(key);
 	free(skey);
 	free(fresh);
