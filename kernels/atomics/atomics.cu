@@ -10,6 +10,9 @@
  *   shared      each block counts in its own histogram in shared memory,
  *               then adds its non-zero bins to the global one.
  *
+ * view=bins: hist_global alone, on --sweep-n ints, over --sweep-bins
+ * (1 to 65536 by doubling), to show how the rate grows with the bins.
+ *
  * view=reduce: the sum of n random ints in [-100, 100], cold. Every
  * hand-written variant loads like the reduction chapter's `best` (a grid of
  * SMs x resident blocks, int4 loads, four in flight per thread) and differs
@@ -35,7 +38,8 @@
  * Each is compared with the sum in double precision.
  *
  *   atomics --n 67108864 --bins 1,32,1024,16384 --nsum 1048576,268435456
- *           --nfloat 16777216 --launches 64
+ *           --nfloat 16777216 --launches 64 --sweep-n 16777216
+ *           --sweep-bins 1:65536:x2
  */
 #include "lab.h"
 
@@ -494,6 +498,53 @@ static void run_order(long n, int launches)
 	LAB_CHECK(cudaFree(ticket));
 }
 
+/* view=bins: hist_global alone over many bin counts, n ints each, cold. */
+static void run_bins(long n, const std::vector<long> &bins_list)
+{
+	std::vector<int> h_in(n);
+	int *in;
+	unsigned *hist;
+	long maxbins = *std::max_element(bins_list.begin(), bins_list.end());
+	LAB_CHECK(cudaMalloc(&in, n * sizeof(int)));
+	LAB_CHECK(cudaMalloc(&hist, maxbins * sizeof(unsigned)));
+	int grid = resident_grid((void *)hist_global, 0);
+	printf("\nglobal atomics, %ld ints\n%-8s %10s\n", n, "bins", "G elem/s");
+	for (long bins : bins_list) {
+		lab::fill_int(h_in.data(), n, 90 + bins, 0, (int)bins - 1);
+		std::vector<unsigned> ref(bins, 0), got(bins);
+		for (long i = 0; i < n; i++)
+			ref[h_in[i]]++;
+		LAB_CHECK(cudaMemcpy(in, h_in.data(), n * sizeof(int),
+		                     cudaMemcpyHostToDevice));
+		auto job = [&] {
+			LAB_CHECK(cudaMemsetAsync(hist, 0, bins * sizeof(unsigned)));
+			hist_global<<<grid, THREADS>>>((const int4 *)in, n / 4, hist);
+		};
+		lab::poison(hist, bins * sizeof(unsigned));
+		job();
+		LAB_CHECK_LAUNCH();
+		LAB_CHECK(cudaMemcpy(got.data(), hist, bins * sizeof(unsigned),
+		                     cudaMemcpyDeviceToHost));
+		bool ok = got == ref;
+		lab::Stats st = lab::time(job, {.mode = lab::COLD, .budget_ms = 100});
+		lab::Record()
+		    .set("view", "bins")
+		    .set("variant", "global")
+		    .set("bins", bins)
+		    .set("n", n)
+		    .set("blocks", grid)
+		    .set("ms", st.median_ms)
+		    .rate("gelems", n / 1e9, st)
+		    .set("correct", ok)
+		    .stats(st)
+		    .emit();
+		printf("%-8ld %10.2f%s\n", bins, n / 1e6 / st.median_ms,
+		       ok ? "" : "  WRONG");
+	}
+	LAB_CHECK(cudaFree(in));
+	LAB_CHECK(cudaFree(hist));
+}
+
 int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
@@ -502,6 +553,8 @@ int main(int argc, char **argv)
 	std::vector<long> bins = args.list("--bins", "1,32,1024,16384");
 	int launches = (int)args.integer("--launches", 64);
 	long nf = args.integer("--nfloat", 16777216);
+	long nbins = args.integer("--sweep-n", 16777216);
+	std::vector<long> sweep = args.list("--sweep-bins", "1:65536:x2");
 	const lab::Device &dev = lab::device();
 	printf("%s: %d SMs\n", dev.prop.name, dev.sm_count);
 	if (n % 4) {
@@ -513,7 +566,18 @@ int main(int argc, char **argv)
 			fprintf(stderr, "--bins: %ld does not fit in shared memory\n", b);
 			return 2;
 		}
+	for (long b : sweep)
+		if (b < 1 || b > (1L << 24)) {
+			fprintf(stderr, "--sweep-bins: %ld is not in 1..2^24\n", b);
+			return 2;
+		}
+	if (nbins % 4 || nbins < 4) {
+		fprintf(stderr, "--sweep-n: %ld is not a positive multiple of 4\n",
+		        nbins);
+		return 2;
+	}
 	run_hist(n, bins);
+	run_bins(nbins, sweep);
 	for (long m : nsum)
 		run_reduce(m);
 	run_order(nf, launches);

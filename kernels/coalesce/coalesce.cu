@@ -19,7 +19,11 @@
  * not counted. The stride kernel is a template on the stride, so that each
  * stride's launches carry their own kernel name under Nsight Compute.
  *
- *   coalesce --mb 256 --offsets 0:32:1 --strides 1:32:x2
+ * --fetch 32, 64 or 128 first sets cudaLimitMaxL2FetchGranularity, the
+ * most bytes L2 fetches from DRAM for one miss; every record carries the
+ * value the runtime reports back (fetch).
+ *
+ *   coalesce --mb 256 --offsets 0:32:1 --strides 1:32:x2 [--fetch 32]
  */
 #include "lab.h"
 
@@ -93,8 +97,21 @@ int main(int argc, char **argv)
 	size_t mb = (size_t)args.integer("--mb", 256);
 	std::vector<long> offsets = args.list("--offsets", "0:32:1");
 	std::vector<long> strides = args.list("--strides", "1:32:x2");
+	long fetch_ask = args.integer("--fetch", 0);
 	const int threads = 256;
 	const lab::Device &dev = lab::device();
+	if (fetch_ask != 0 && fetch_ask != 32 && fetch_ask != 64 &&
+	    fetch_ask != 128) {
+		fprintf(stderr, "--fetch: %ld is not 32, 64 or 128\n", fetch_ask);
+		return 2;
+	}
+	if (fetch_ask)
+		LAB_CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity,
+		                             (size_t)fetch_ask));
+	size_t fetch = 0;
+	LAB_CHECK(cudaDeviceGetLimit(&fetch, cudaLimitMaxL2FetchGranularity));
+	printf("L2 fetch granularity: %zu bytes%s\n", fetch,
+	       fetch_ask ? " (set by --fetch)" : " (the default)");
 
 	size_t n = mb << 18; /* floats in the copied range */
 	long max_off = *std::max_element(offsets.begin(), offsets.end());
@@ -139,6 +156,7 @@ int main(int argc, char **argv)
 		double bytes = 2.0 * n * sizeof(float);
 		lab::Record()
 		    .set("pattern", "offset")
+		    .set("fetch", (long)fetch)
 		    .set("offset", off)
 		    .set("bytes", bytes)
 		    .rate("gbps", bytes / 1e9, st)
@@ -187,6 +205,7 @@ int main(int argc, char **argv)
 		double bytes = 2.0 * n * sizeof(float);
 		lab::Record()
 		    .set("pattern", "stride")
+		    .set("fetch", (long)fetch)
 		    .set("stride", s)
 		    .set("bytes", bytes)
 		    .set("span_bytes", (double)n * s * sizeof(float))

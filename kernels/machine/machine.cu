@@ -16,8 +16,24 @@
  *
  * and cudaMemcpy device to device is timed beside them. The best figure
  * of each, on buffers far larger than L2, becomes a machine fact
- * (bw_float_gbps, ...), and the best kernel's is bw_copy_gbps, which later
- * chapters compare against.
+ * (bw_float_gbps, ...), and the best of the four is bw_copy_gbps.
+ *
+ * A copy is half reads and half writes, and DRAM pays for every turn of
+ * its bus between the two, so a kernel with another mix has another roof.
+ * The same chunked kernel (four 16-byte loads of each input in flight per
+ * thread) streams three more mixes over the largest buffers, cold:
+ *
+ *   read     one input, no output (the sums are checked): bw_read_gbps
+ *   write    no input, one output: bw_write_gbps
+ *   2:1      two inputs, one output, c = a + b (SAXPY's mix):
+ *            bw_read2write1_gbps
+ *
+ * Loaded latency: one thread follows a chain of pointers through 256 MiB
+ * (a random order of 128-byte lines inside each 2 MiB page, the pages in
+ * order), while every other warp of a full grid streams reads with `loads`
+ * 4-byte loads in flight per thread (0: the chain alone). The time per
+ * step is the latency of a DRAM load at that load level (dram_latency_ns
+ * is the idle one), beside the bandwidth the other warps got.
  *
  * L2 bandwidth: a read-only kernel makes many passes over a buffer well
  * inside L2 (from 1/32 to 1/2 of it, whatever its size) within one launch (loads marked .cg, so L1 keeps nothing), timed
@@ -30,7 +46,7 @@
  * min(FP32 peak, intensity x bandwidth) under the HBM (bw_copy_gbps) and
  * the L2 (bw_l2_gbps) roofs, as records of kind "roofline".
  *
- *   machine --mb 64:2048:x2 [--l2-kib 512,1024]
+ *   machine --mb 64:2048:x2 [--l2-kib 512,1024] --loads 0,1,4,16
  */
 #include "lab.h"
 
@@ -117,6 +133,320 @@ __global__ void l2_read(const float4 *__restrict__ buf, size_t n4, int passes,
 		out[t] = s;
 }
 
+/*
+ * One chunk of U float4 per thread of each of R inputs, all loaded before
+ * any store, then W (0 or 1) outputs: with R = 1, W = 0 the block's sum
+ * goes to sums[blockIdx.x] (one store per 16 KiB read); with R = 0 the
+ * output is a constant; with R = 2 it is a + b.
+ */
+template <int R, int W, int U>
+__global__ void stream_mix(const float4 *__restrict__ a,
+                           const float4 *__restrict__ b,
+                           float4 *__restrict__ c, size_t n, float *sums)
+{
+	size_t base = (size_t)blockIdx.x * blockDim.x * U + threadIdx.x;
+	float4 x[U], y[U];
+#pragma unroll
+	for (int k = 0; k < U; k++) {
+		size_t i = base + k * blockDim.x;
+		x[k] = y[k] = make_float4(1, 2, 3, 4);
+		if (R >= 1 && i < n)
+			x[k] = a[i];
+		if (R >= 2 && i < n)
+			y[k] = b[i];
+	}
+	if constexpr (W == 0) {
+		__shared__ float part[32];
+		float s = 0;
+#pragma unroll
+		for (int k = 0; k < U; k++)
+			if (base + k * blockDim.x < n)
+				s += (x[k].x + x[k].y) + (x[k].z + x[k].w);
+		for (int o = 16; o > 0; o /= 2)
+			s += __shfl_down_sync(0xffffffffu, s, o);
+		if (threadIdx.x % 32 == 0)
+			part[threadIdx.x / 32] = s;
+		__syncthreads();
+		if (threadIdx.x == 0) {
+			float t = 0;
+			for (int w = 0; w < (int)blockDim.x / 32; w++)
+				t += part[w];
+			sums[blockIdx.x] = t;
+		}
+	} else {
+#pragma unroll
+		for (int k = 0; k < U; k++) {
+			size_t i = base + k * blockDim.x;
+			if (i >= n)
+				continue;
+			if (R == 2)
+				c[i] = make_float4(x[k].x + y[k].x, x[k].y + y[k].y,
+				                   x[k].z + y[k].z, x[k].w + y[k].w);
+			else
+				c[i] = x[k];
+		}
+	}
+}
+
+/*
+ * Thread 0 of block 0 follows the chain `steps` times and writes the time
+ * per step (ns) to out[0] and where it ended to out[2]; the other warps
+ * read buf, `loads` 4-byte loads in flight per thread, until the chain is
+ * done, and add the bytes they read to out[1].
+ */
+template <int L>
+__global__ void chase_loaded(const unsigned *__restrict__ chain, int steps,
+                             const float *__restrict__ buf, size_t n,
+                             volatile int *done,
+                             unsigned long long *out)
+{
+	if (blockIdx.x == 0 && threadIdx.x < 32) {
+		if (threadIdx.x == 0) {
+			unsigned j = 0;
+			unsigned long long t0, t1;
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+			for (int s = 0; s < steps; s++)
+				j = __ldcg(chain + j);
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+			out[0] = t1 - t0;
+			out[2] = j;
+			__threadfence();
+			*done = 1;
+		}
+		return;
+	}
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	size_t i = t;
+	float acc = 0;
+	unsigned long long trips = 0;
+	for (;;) {
+		if (i + (L - 1) * stride >= n)
+			i = t;
+		float v[L];
+#pragma unroll
+		for (int k = 0; k < L; k++)
+			v[k] = __ldcg(buf + i + k * stride);
+#pragma unroll
+		for (int k = 0; k < L; k++)
+			acc += v[k];
+		i += L * stride;
+		trips++;
+		if ((trips & 7) == 0 && *done)
+			break;
+	}
+	unsigned long long bytes = trips * L * sizeof(float);
+	for (int o = 16; o > 0; o /= 2)
+		bytes += __shfl_down_sync(0xffffffffu, bytes, o);
+	if (threadIdx.x % 32 == 0)
+		atomicAdd(out + 1, bytes);
+	if (acc == 12345.0f)
+		out[3] = 1;
+}
+
+/*
+ * The three other mixes over the buffers of at least 4 x L2 (the largest
+ * one when none is), cold; each best figure becomes a fact, and the read
+ * figure is returned. a and b both hold h (b may be a itself, when no
+ * third buffer fits), c is the output.
+ */
+static double run_mixes(const std::vector<size_t> &sizes, const float *a,
+                      const float *b, float *c, float *sums,
+                      const std::vector<float> &h, std::vector<float> &back)
+{
+	const lab::Device &dev = lab::device();
+	const int threads = 256, U = 4;
+	const char *names[] = {"read", "write", "2:1"};
+	const char *facts[] = {"bw_read_gbps", "bw_write_gbps",
+	                       "bw_read2write1_gbps"};
+	const double reads[] = {1, 0, 2}, writes[] = {0, 1, 1};
+	size_t largest = *std::max_element(sizes.begin(), sizes.end());
+	lab::TimeOpts opts;
+	opts.mode = lab::COLD;
+	opts.budget_ms = 200;
+	printf("\nother mixes (four 16-byte loads of each input in flight):\n");
+	double read = 0;
+	for (int m = 0; m < 3; m++) {
+		double best = 0;
+		for (size_t bytes : sizes) {
+			if (bytes < 4 * (size_t)dev.l2_bytes && bytes != largest)
+				continue;
+			size_t n4 = bytes / sizeof(float4);
+			unsigned grid = (unsigned)((n4 + U * threads - 1) / (U * threads));
+			auto launch = [&] {
+				const float4 *a4 = (const float4 *)a, *b4 = (const float4 *)b;
+				float4 *c4 = (float4 *)c;
+				if (m == 0)
+					stream_mix<1, 0, U><<<grid, threads>>>(a4, b4, c4, n4, sums);
+				else if (m == 1)
+					stream_mix<0, 1, U><<<grid, threads>>>(a4, b4, c4, n4, sums);
+				else
+					stream_mix<2, 1, U><<<grid, threads>>>(a4, b4, c4, n4, sums);
+			};
+			lab::poison(c, bytes);
+			lab::poison(sums, grid * sizeof(float));
+			launch();
+			LAB_CHECK_LAUNCH();
+			bool ok = true;
+			size_t nf = bytes / sizeof(float);
+			if (m == 0) {
+				std::vector<float> got(grid);
+				LAB_CHECK(cudaMemcpy(got.data(), sums, grid * sizeof(float),
+				                     cudaMemcpyDeviceToHost));
+				double want = 0, sum = 0, mag = 0;
+				for (size_t i = 0; i < nf; i++) {
+					want += h[i];
+					mag += fabs(h[i]);
+				}
+				for (float g : got)
+					sum += g;
+				ok = fabs(sum - want) <= 1e-4 * mag;
+			} else {
+				LAB_CHECK(cudaMemcpy(back.data(), c, bytes,
+				                     cudaMemcpyDeviceToHost));
+				const float k[4] = {1, 2, 3, 4};
+				for (size_t i = 0; i < nf && ok; i++) {
+					float want = m == 1 ? k[i % 4] : h[i] + h[i];
+					ok = back[i] == want;
+				}
+			}
+			lab::Stats st = lab::time(launch, opts);
+			double moved = (reads[m] + writes[m]) * bytes;
+			double gbps = moved / 1e9 / (st.median_ms * 1e-3);
+			lab::Record()
+			    .set("kind", "mix")
+			    .set("variant", names[m])
+			    .set("bytes", bytes)
+			    .set("mb", (long)(bytes >> 20))
+			    .set("read_share", reads[m] / (reads[m] + writes[m]))
+			    .set("moved_bytes", moved)
+			    .rate("gbps", moved / 1e9, st)
+			    .set("correct", ok)
+			    .stats(st)
+			    .emit();
+			printf("%6zu MiB  %-6s %10.3f ms  %9.1f GB/s  %s\n", bytes >> 20,
+			       names[m], st.median_ms, gbps, ok ? "yes" : "NO");
+			if (ok)
+				best = std::max(best, gbps);
+		}
+		if (best > 0)
+			lab::Record::fact(facts[m], best);
+		if (m == 0)
+			read = best;
+	}
+	return read;
+}
+
+/*
+ * A chain through `bytes` of memory: the 128-byte lines of each 2 MiB page
+ * in a random order (one cycle), page after page, the last line of the
+ * last page leading back to the first. Word indices, one per line.
+ */
+static std::vector<unsigned> chain_make(size_t bytes)
+{
+	const size_t line = 32, page = (2u << 20) / sizeof(unsigned);
+	size_t words = bytes / sizeof(unsigned);
+	std::vector<unsigned> chain(words, 0);
+	std::vector<unsigned> order(page / line);
+	unsigned long long seed = 12345;
+	size_t first = 0, prev = (size_t)-1;
+	for (size_t p = 0; p < words / page; p++) {
+		for (size_t k = 0; k < order.size(); k++)
+			order[k] = (unsigned)k;
+		for (size_t k = order.size() - 1; k > 0; k--) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			size_t r = (seed >> 33) % (k + 1);
+			std::swap(order[k], order[r]);
+		}
+		for (unsigned o : order) {
+			size_t w = p * page + o * line;
+			if (prev == (size_t)-1)
+				first = w;
+			else
+				chain[prev] = (unsigned)w;
+			prev = w;
+		}
+	}
+	chain[prev] = (unsigned)first;
+	return chain; /* word 0 starts a line, so it is on the cycle */
+}
+
+/* Latency of a dependent DRAM load under several load levels. */
+static void run_latency(const std::vector<long> &loads, const float *buf,
+                        size_t buf_bytes)
+{
+	const lab::Device &dev = lab::device();
+	const size_t chain_bytes = (size_t)256 << 20;
+	const int steps = 4000, threads = 256;
+	std::vector<unsigned> h = chain_make(chain_bytes);
+	unsigned *chain;
+	int *done;
+	unsigned long long *out;
+	LAB_CHECK(cudaMalloc(&chain, chain_bytes));
+	LAB_CHECK(cudaMalloc(&done, sizeof(int)));
+	LAB_CHECK(cudaMalloc(&out, 4 * sizeof(unsigned long long)));
+	LAB_CHECK(cudaMemcpy(chain, h.data(), chain_bytes,
+	                     cudaMemcpyHostToDevice));
+	size_t n = buf_bytes / sizeof(float);
+	printf("\nloaded latency: a chain of %d dependent loads over %zu MiB\n",
+	       steps, chain_bytes >> 20);
+	printf("%6s  %12s  %10s  %9s\n", "loads", "in flight/SM", "latency", "GB/s");
+	for (long L : loads) {
+		int per_sm = 0;
+		unsigned grid = 1, block = 32;
+		if (L > 0) {
+			LAB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+			    &per_sm, L == 1 ? chase_loaded<1>
+			                    : L == 4 ? chase_loaded<4> : chase_loaded<16>,
+			    threads, 0));
+			grid = per_sm * dev.sm_count;
+			block = threads;
+		}
+		std::vector<double> ns, gbps;
+		for (int rep = 0; rep < 6; rep++) {
+			LAB_CHECK(cudaMemset(done, 0, sizeof(int)));
+			LAB_CHECK(cudaMemset(out, 0, 4 * sizeof(unsigned long long)));
+			switch (L) {
+			case 0: case 1:
+				chase_loaded<1><<<grid, block>>>(chain, steps, buf, n, done, out);
+				break;
+			case 4:
+				chase_loaded<4><<<grid, block>>>(chain, steps, buf, n, done, out);
+				break;
+			default:
+				chase_loaded<16><<<grid, block>>>(chain, steps, buf, n, done, out);
+			}
+			LAB_CHECK_LAUNCH();
+			unsigned long long o[4];
+			LAB_CHECK(cudaMemcpy(o, out, sizeof o, cudaMemcpyDeviceToHost));
+			if (rep == 0)
+				continue; /* the first launch warms the TLBs */
+			ns.push_back((double)o[0] / steps);
+			gbps.push_back((double)o[1] / o[0]);
+		}
+		std::sort(ns.begin(), ns.end());
+		std::sort(gbps.begin(), gbps.end());
+		double lat = ns[ns.size() / 2], bw = gbps[gbps.size() / 2];
+		double inflight = L > 0 ? (double)per_sm * threads * L * 4 : 0;
+		lab::Record()
+		    .set("kind", "latency")
+		    .set("loads", L)
+		    .set("blocks_per_sm", per_sm)
+		    .set("inflight_kib", inflight / 1024)
+		    .set("latency_ns", lat)
+		    .set("latency_min_ns", ns.front())
+		    .set("latency_max_ns", ns.back())
+		    .set("gbps", bw)
+		    .emit();
+		printf("%6ld  %9.0f KiB  %7.0f ns  %9.1f\n", L, inflight / 1024, lat, bw);
+		if (L == 0)
+			lab::Record::fact("dram_latency_ns", lat);
+	}
+	LAB_CHECK(cudaFree(chain));
+	LAB_CHECK(cudaFree(done));
+	LAB_CHECK(cudaFree(out));
+}
+
 /* Blocks of `threads` that fill every SM once, by the occupancy API. */
 template <class K> static int full_grid(K kernel, int threads)
 {
@@ -177,6 +507,12 @@ int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
 	std::vector<long> sizes_mb = args.list("--mb", "64:2048:x2");
+	std::vector<long> loads = args.list("--loads", "0,1,4,16");
+	for (long L : loads)
+		if (L != 0 && L != 1 && L != 4 && L != 16) {
+			fprintf(stderr, "--loads: %ld is not one of 0, 1, 4, 16\n", L);
+			return 2;
+		}
 	const lab::Device &dev = lab::device();
 	/* L2 buffers: 1/32 to 1/2 of this card's L2, in 64 KiB steps. */
 	std::string l2_def;
@@ -292,11 +628,25 @@ int main(int argc, char **argv)
 		printf("  %-10s  %9.1f GB/s  %5.1f%%\n", variants[v], b,
 		       100 * b / dev.bw_theoretical_gbps);
 		lab::Record::fact(facts[v], b);
-		if (v < 3)
-			copy = std::max(copy, b);
+		copy = std::max(copy, b);
 	}
 	if (copy > 0)
 		lab::Record::fact("bw_copy_gbps", copy);
+
+	/* A third buffer for the 2:1 mix, when it fits beside the other two;
+	 * it holds what src holds. */
+	float *src2 = src, *sums;
+	size_t grid_max = max_bytes / sizeof(float4) / 1024 + 1;
+	if (3 * max_bytes + 2 * (size_t)dev.l2_bytes < free_b * 9 / 10) {
+		LAB_CHECK(cudaMalloc(&src2, max_bytes));
+		LAB_CHECK(cudaMemcpy(src2, src, max_bytes, cudaMemcpyDeviceToDevice));
+	}
+	LAB_CHECK(cudaMalloc(&sums, grid_max * sizeof(float)));
+	double read = run_mixes(sizes, src, src2, dst, sums, h_src, h_dst);
+	if (src2 != src)
+		LAB_CHECK(cudaFree(src2));
+	LAB_CHECK(cudaFree(sums));
+	run_latency(loads, src, max_bytes);
 
 	/* L2: about 2 GB read per launch, whatever the buffer size. */
 	int gridl2 = full_grid(l2_read<4>, threads);
@@ -338,9 +688,9 @@ int main(int argc, char **argv)
 	/* The roofline under the FP32 peak. */
 	double fp32 = dev.peak_fp32_gflops_sm * dev.sm_count;
 	printf("\npeak: FP32 %.0f GFLOP/s\n", fp32);
-	const char *roofs[] = {"HBM", "L2"};
-	double bws[] = {copy, l2};
-	for (int r = 0; r < 2; r++) {
+	const char *roofs[] = {"HBM copy", "HBM read", "L2"};
+	double bws[] = {copy, read, l2};
+	for (int r = 0; r < 3; r++) {
 		if (bws[r] <= 0)
 			continue;
 		std::vector<double> ai;

@@ -18,6 +18,8 @@
  * each block counts the blocks running on its SM (%smid) with atomics and
  * holds its block resident for a few microseconds, so the largest count any
  * SM reaches is the number of blocks it really holds (resident_per_sm).
+ * Each record also says how many bytes of loads one SM has in flight at
+ * most (inflight_kib: resident threads x bytes loaded before the stores).
  *
  *   occupancy --threads 32:1024:32 --n 67108864
  */
@@ -165,6 +167,7 @@ struct Kernel {
 	const char *name;
 	KernelFn fn;
 	ProbeFn probe;
+	int inflight; /* bytes each thread has loaded before it stores */
 };
 
 /* Blocks of `threads` that one SM really holds: the fewest and the most
@@ -232,8 +235,8 @@ int main(int argc, char **argv)
 	LAB_CHECK(cudaMalloc(&count, dev.sm_count * 1024 * sizeof(int)));
 	LAB_CHECK(cudaMalloc(&peak, dev.sm_count * 1024 * sizeof(int)));
 
-	Kernel kernels[] = {{"light", light, light_probe},
-	                    {"heavy", heavy, heavy_probe}};
+	Kernel kernels[] = {{"light", light, light_probe, (int)sizeof(float)},
+	                    {"heavy", heavy, heavy_probe, U * (int)sizeof(float)}};
 	for (const Kernel &k : kernels) {
 		cudaFuncAttributes fa, fp;
 		LAB_CHECK(cudaFuncGetAttributes(&fa, k.fn));
@@ -264,6 +267,7 @@ int main(int argc, char **argv)
 			    .set("resident_per_sm", hi)
 			    .set("resident_per_sm_min", lo)
 			    .set("occupancy", occ)
+			    .set("inflight_kib", per_sm * t * k.inflight / 1024.0)
 			    .set("max_warps", max_warps)
 			    .set("max_blocks_sm", dev.prop.maxBlocksPerMultiProcessor)
 			    .set("regs_per_sm", dev.prop.regsPerMultiprocessor);

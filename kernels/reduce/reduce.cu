@@ -37,7 +37,14 @@
  * exactly against a 64-bit CPU sum, with out and part poisoned first. Times
  * are cold (L2 flushed before every repetition).
  *
+ * With --work K,..., the program instead runs `work`: best's loads and
+ * sum, and for every int4 it loads, 4K extra FFMA instructions on a
+ * register of each thread (a dependent chain that the sum never sees), so
+ * the instructions per byte grow with K and the bytes do not: K extra
+ * warp instructions per 32 ints. Each K is timed cold at the largest --n.
+ *
  *   reduce --n 16384:268435456:x4 --block 512
+ *   reduce --n 268435456 --work 0,4,8,16,32,64
  */
 #include "lab.h"
 
@@ -313,6 +320,49 @@ __global__ void __launch_bounds__(BEST_THREADS)
 		part[blockIdx.x] = v;
 }
 
+/*
+ * work: reduce_best with K FFMAs per int loaded, on a chain of its own
+ * (one, zero: x * 1 + 0 keeps x) that asm volatile keeps in the program.
+ */
+template <int K>
+__global__ void __launch_bounds__(BEST_THREADS)
+    reduce_work(const int *__restrict__ in, long n, int *part, float one,
+                float zero)
+{
+	const int4 *in4 = (const int4 *)in;
+	long n4 = n / 4;
+	long tile = BEST_THREADS * BEST_LOADS;
+	long tiles = n4 / tile;
+	int v = 0;
+	float w = threadIdx.x;
+	for (long t = blockIdx.x; t < tiles; t += gridDim.x) {
+		const int4 *p = in4 + t * tile + threadIdx.x;
+		int4 a[BEST_LOADS];
+#pragma unroll
+		for (int k = 0; k < BEST_LOADS; k++)
+			a[k] = __ldg(p + k * BEST_THREADS);
+#pragma unroll
+		for (int k = 0; k < BEST_LOADS; k++) {
+			v += (a[k].x + a[k].y) + (a[k].z + a[k].w);
+#pragma unroll
+			for (int j = 0; j < 4 * K; j++)
+				asm volatile("fma.rn.f32 %0, %0, %1, %2;"
+				             : "+f"(w) : "f"(one), "f"(zero));
+		}
+	}
+	long first = (long)blockIdx.x * BEST_THREADS + threadIdx.x;
+	long step = (long)gridDim.x * BEST_THREADS;
+	for (long i = tiles * tile + first; i < n4; i += step) {
+		int4 a = __ldg(in4 + i);
+		v += (a.x + a.y) + (a.z + a.w);
+	}
+	if (4 * n4 + first < n)
+		v += in[4 * n4 + first];
+	v = block_sum(v);
+	if (threadIdx.x == 0)
+		part[blockIdx.x] = v + (w == -1.0f);
+}
+
 /* ---- host ------------------------------------------------------------- */
 
 struct Ctx {
@@ -386,11 +436,80 @@ static void launch(int v, long n, const Ctx &c)
 	LAB_CHECK_LAUNCH();
 }
 
+/* The work sweep: reduce_work<K> at n ints, cold, one record per K. */
+static int run_work(const std::vector<long> &ks, long n, const Ctx &c,
+                    const int *h)
+{
+	const lab::Device &dev = lab::device();
+	long long ref = 0;
+	for (long i = 0; i < n; i++)
+		ref += h[i];
+	unsigned g = (unsigned)std::min<long>(
+	    c.best_max, cdiv(n, BEST_THREADS * BEST_LOADS * 4));
+	lab::TimeOpts o;
+	o.mode = lab::COLD;
+	o.max_reps = 200;
+	o.budget_ms = 150;
+	int wrong = 0;
+	printf("\nwork sweep at n=%ld: K FFMAs per int loaded\n", n);
+	printf("%5s  %10s  %9s\n", "K", "ms", "GB/s");
+	for (long k : ks) {
+		auto launch = [&] {
+			switch (k) {
+			case 0: reduce_work<0><<<g, BEST_THREADS>>>(c.in, n, c.part, 1, 0); break;
+			case 1: reduce_work<1><<<g, BEST_THREADS>>>(c.in, n, c.part, 1, 0); break;
+			case 2: reduce_work<2><<<g, BEST_THREADS>>>(c.in, n, c.part, 1, 0); break;
+			case 4: reduce_work<4><<<g, BEST_THREADS>>>(c.in, n, c.part, 1, 0); break;
+			case 8: reduce_work<8><<<g, BEST_THREADS>>>(c.in, n, c.part, 1, 0); break;
+			case 16: reduce_work<16><<<g, BEST_THREADS>>>(c.in, n, c.part, 1, 0); break;
+			case 32: reduce_work<32><<<g, BEST_THREADS>>>(c.in, n, c.part, 1, 0); break;
+			default: reduce_work<64><<<g, BEST_THREADS>>>(c.in, n, c.part, 1, 0); break;
+			}
+			LAB_CHECK_LAUNCH();
+			finish<<<1, 1024>>>(c.part, g, c.out);
+			LAB_CHECK_LAUNCH();
+		};
+		lab::poison(c.out, sizeof(int));
+		launch();
+		int got;
+		LAB_CHECK(cudaMemcpy(&got, c.out, sizeof got, cudaMemcpyDeviceToHost));
+		bool ok = (long long)got == ref;
+		wrong += !ok;
+		lab::Stats st = lab::time(launch, o);
+		double bytes = n * sizeof(int);
+		lab::Record()
+		    .set("variant", "work")
+		    .set("work", k)
+		    .set("n", n)
+		    .set("threads", BEST_THREADS)
+		    .set("blocks", (long)g)
+		    .set("extra_inst_per_elem", k / 32.0)
+		    .set("issue_slots_per_s", 4.0 * dev.sm_count * st.clock_mhz * 1e6)
+		    .set("ms", st.median_ms)
+		    .rate("gbps", bytes / 1e9, st)
+		    .set("correct", ok)
+		    .stats(st)
+		    .emit();
+		printf("%5ld  %10.3f  %9.1f%s\n", k, st.median_ms,
+		       bytes / (st.median_ms * 1e6), ok ? "" : "  WRONG");
+	}
+	return wrong;
+}
+
 int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
 	std::vector<long> ns = args.list("--n", "16384:268435456:x4");
 	int block = (int)args.integer("--block", 512);
+	std::vector<long> work;
+	if (args.str("--work", nullptr))
+		work = args.list("--work", "0");
+	for (long k : work)
+		if (k != 0 && k != 1 && k != 2 && k != 4 && k != 8 && k != 16 &&
+		    k != 32 && k != 64) {
+			fprintf(stderr, "--work: %ld is not 0, 1, 2, 4, ..., 64\n", k);
+			return 2;
+		}
 	const lab::Device &dev = lab::device();
 
 	if (block < 64 || block > 1024 || (block & (block - 1))) {
@@ -437,6 +556,16 @@ int main(int argc, char **argv)
 	       dev.sm_count, dev.bw_theoretical_gbps);
 	printf("classic variants: %d threads per block; best: %d blocks of %d "
 	       "(%d per SM)\n", block, c.best_max, BEST_THREADS, per_sm);
+	if (!work.empty()) {
+		int bad = run_work(work, maxn, c, h);
+		printf("%s\n", bad ? "SOME SUMS WERE WRONG" : "every sum matched the CPU");
+		LAB_CHECK(cudaFree(in));
+		LAB_CHECK(cudaFree(c.part));
+		LAB_CHECK(cudaFree(c.out));
+		LAB_CHECK(cudaFree(c.temp));
+		free(h);
+		return 0;
+	}
 
 	lab::TimeOpts o;
 	o.mode = lab::COLD;

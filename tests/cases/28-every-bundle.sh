@@ -28,14 +28,14 @@ build --no-run
 expect_rc 0
 expect_html streams.html 'class="note stale"'
 expect_html streams.html 'its source, arguments or flags changed since these results were recorded'
-grep -q 'class="note stale"' site/reduction.html && fail "reduction.html: its results are current"
+grep -q 'class="note stale"' site/ilp.html && fail "ilp.html: its results are current"
 # A typo is still an error where the data are current.
-sed -i 's/{{ reduce.gbps\[variant=cub, n=268435456\] %.0f }}/{{ reduce.gbsp[variant=cub, n=268435456] %.0f }}/' chapters/05-reduction.md
+sed -i 's/{{ ilp.cycles\[view=latency\] %.2f }}/{{ ilp.cylces[view=latency] %.2f }}/' chapters/02-ilp.md
 build --no-run
 expect_rc 1
-expect_err "05-reduction.md:"
-expect_err "gbsp"
-cp "$ROOT/chapters/05-reduction.md" chapters/
+expect_err "02-ilp.md:"
+expect_err "cylces"
+cp "$ROOT/chapters/02-ilp.md" chapters/
 
 # Two different cards: compare lists the differences and fails on the
 # points slower beyond their noise.
@@ -72,8 +72,8 @@ cp -rp "$ROOT/results/h100" res
 build --no-run
 expect_rc 0
 h100='<span class="state elsewhere">recorded on another machine</span> <span class="state-machine">(NVIDIA H100 80GB HBM3, host Linux '
-expect_html reduction.html "$h100"
-expect_html provenance.html "<a href=\"reduction.html#exp-reduce\">reduce</a></td><td>Parallel reduction</td><td>$h100"
+expect_html ilp.html "$h100"
+expect_html provenance.html "<a href=\"ilp.html#exp-ilp\">ilp</a></td><td>ILP vs TLP: two ways to hide latency</td><td>$h100"
 grep -q '>measured in this build<\|>measured in an earlier build here<' site/*.html &&
 	fail "a recorded bundle is said to be measured here"
 diff -r "$ROOT/results/h100" res > /dev/null || fail "rendering changed results/h100: $(diff -rq "$ROOT/results/h100" res)"
