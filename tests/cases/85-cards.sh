@@ -165,6 +165,11 @@ expect_html new.html '>needs compute capability 10.0<'
 	fail "the claim for every card is not the one checked"
 [ "$(grep -o 'class="check not-applicable"' site/new.html | wc -l)" = 3 ] ||
 	fail "the three claims that need a newer card are not all skipped"
+# explain says it will not run here, and nothing else: it never ran.
+OUT=$(lb explain fast --results res 2>&1); RC=$?
+expect_rc 0
+expect_err "fast (chapters/01-new.md:3) will not run here: it needs compute capability 9.0."
+[ "$(printf '%s\n' "$OUT" | wc -l)" = 1 ] || fail "explain says more: $OUT"
 
 # A requirement that names no compute capability is an error at its line.
 cat > chapters/01-new.md <<'MD'
