@@ -192,15 +192,16 @@ int book_explain(struct book *bk, struct bundle *b, const char *id,
 	if (tc.ndevs && workers > (int)tc.ndevs)
 		workers = (int)tc.ndevs;
 	toolchain_use(&tc, workers);
-	if (o->run && !o->compile_only && exper_card_lacks(e, &tc))
-		printf("%s (%s:%d) will not run here: it needs compute capability "
-		       "%d.%d.\n", e->id, e->ch->path, e->dir->line, e->need_cc / 10,
-		       e->need_cc % 10);
+	int lacks = o->run && !o->compile_only && exper_card_lacks(e, &tc);
 	int go = book_plan_exper(e, b, &tc, o);
 	const cJSON *meta = bundle_get_meta(b, e->id)->meta;
 	if (go < 0) {
 		printf("%s (%s:%d) will fail on the next build: %s.\n", e->id,
 		       e->ch->path, e->dir->line, e->why ? e->why : "see above");
+	} else if (lacks) {
+		printf("%s (%s:%d) will not run here: it needs compute capability "
+		       "%d.%d.\n", e->id, e->ch->path, e->dir->line, e->need_cc / 10,
+		       e->need_cc % 10);
 	} else if (go && e->cuda && !o->compile_only && machine_check(b, &tc)) {
 		printf("%s (%s:%d) will not run on the next build: %s was measured "
 		       "on another GPU (see above).\n", e->id, e->ch->path,

@@ -15,6 +15,8 @@
  * decides (build.h, book_plan_exper), and why:
  *   it will run: each input whose part of the key changed (why.h), or
  *   another reason (no results, a failed attempt, --rerun);
+ *   it will not run here, as it requires a compute capability (requires:)
+ *   that this machine's card lacks (a machine without a GPU lacks all);
  *   it will not run (--no-run, no GPU or no nvcc for a CUDA experiment):
  *   it is rendered from the recorded results, and what changed since
  *   they were recorded;

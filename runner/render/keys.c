@@ -174,6 +174,7 @@ void keys_value(const struct inline_expr *e, const struct book *bk,
 	hasher_add_str(h, e->text);
 	hasher_add_str(h, e->fmt ? e->fmt : "");
 	hasher_add(h, &e->check, sizeof e->check);
+	hasher_add(h, &e->need_cc, sizeof e->need_cc);
 	ids_digest(bk, b, &ids, h);
 	hasher_done(h, out);
 }

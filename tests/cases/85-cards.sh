@@ -153,7 +153,8 @@ requires: sm_90
 
 It moves {{ fast.gbps %.0f }} GB/s {{check fast.gbps > 1}}, and
 {{check requires cc >= 10.0: 1 > 2}} only the newest cards are asked.
-A claim for every card {{check 2 > 1}}. A value for the newest cards
+Only Hopper is asked {{check requires sm_90: 2 > 1}}, though the same
+claim for every card {{check 2 > 1}} is checked. A value for the newest cards
 {{requires cc >= 10.0: 1 / 0 %.1f}}, and a claim written the other way round
 {{requires cc >= 10.0: check 1 > 2}}.
 MD
@@ -164,9 +165,14 @@ expect_html new.html 'This experiment needs compute capability 9.0'
 expect_html new.html '>needs compute capability 10.0<'
 [ "$(grep -o 'class="check holds"' site/new.html | wc -l)" = 1 ] ||
 	fail "the claim for every card is not the one checked"
-[ "$(grep -o 'class="check not-applicable"' site/new.html | wc -l)" = 3 ] ||
-	fail "the three claims that need a newer card are not all skipped"
+[ "$(grep -o 'class="check not-applicable"' site/new.html | wc -l)" = 4 ] ||
+	fail "the four claims that need a newer card are not all skipped"
 expect_html new.html '<span class="not-applicable" title="1 / 0">needs compute capability 10.0</span>'
+# explain says it will not run here, and nothing else: it never ran.
+OUT=$(lb explain fast --results res 2>&1); RC=$?
+expect_rc 0
+expect_err "fast (chapters/01-new.md:3) will not run here: it needs compute capability 9.0."
+[ "$(printf '%s\n' "$OUT" | wc -l)" = 1 ] || fail "explain says more: $OUT"
 
 # A requirement that names no compute capability is an error at its line.
 cat > chapters/01-new.md <<'MD'

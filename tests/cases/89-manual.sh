@@ -31,6 +31,50 @@ expect_no_html manual/getting-started.html 'does not hold'
 expect_file site/manual/fig/sums-ops.svg
 expect_file site/manual/fig/sums-bars.svg
 expect_html manual/index.html '<a href="../index.html">The book</a>'
+
+# inputs: the listed example sums the sizes docs/examples/sizes.txt lists.
+# A size added to the file runs it again, and no other example; explain
+# names the file first.
+R=docs/build/results
+[ "$(lb eval --results $R 'count(listed.n[method=loop])')" = 3 ] ||
+	fail "listed did not read the three sizes of examples/sizes.txt"
+ino() { stat -c %i "$R/$1.jsonl"; }
+s0=$(ino sums) c0=$(ino scale) l0=$(ino listed)
+echo 10000 >> docs/examples/sizes.txt
+OUT=$(lb explain listed -C docs --chapters . --results build/results --runs 1 2>&1); RC=$?
+expect_rc 0
+expect_err "will run on the next build, because:"
+expect_err "  - the input examples/sizes.txt changed"
+docs
+expect_rc 0
+[ "$(lb eval --results $R 'max(listed.n)')" = 10000 ] ||
+	fail "listed did not run again with the new size"
+[ "$(ino listed)" != "$l0" ] || fail "listed's records were not written again"
+[ "$(ino sums)" = "$s0" ] || fail "sums ran again after sizes.txt changed"
+[ "$(ino scale)" = "$c0" ] || fail "scale ran again after sizes.txt changed"
+
+# requires: sm_90. The manual measures no GPU, so hopper_sums never runs,
+# its value and the claim that requires Hopper say so, and --strict passes.
+expect_no_file "$R/hopper_sums.jsonl"
+expect_html manual/chapters.html 'This experiment needs compute capability 9.0'
+expect_html manual/chapters.html 'title="max(hopper_sums.n)">needs compute capability 9.0<'
+expect_html manual/values.html 'class="check not-applicable" title="max(sums.n) &gt;= 4096">needs compute capability 9.0<'
+expect_html manual/values.html 'class="check holds" title="max(sums.n) &gt;= 4096">'
+
+# The layout names every source file of runner/'s stages.
+python3 - "$ROOT" <<'PY' || fail "docs/13-layout.md does not name every file of runner/"
+import fnmatch, glob, os, re, sys
+root = sys.argv[1]
+text = open(os.path.join(root, "docs/13-layout.md")).read()
+named = set(re.findall(r"`([\w/*]+\.c)`", text))
+bad = 0
+for path in sorted(glob.glob(os.path.join(root, "runner/*/*.c"))):
+    stage, name = path.split(os.sep)[-2:]
+    if not any(fnmatch.fnmatch(name, n) or n == stage + "/" + name for n in named):
+        print(f"docs/13-layout.md: runner/{stage}/{name} is not named")
+        bad = 1
+sys.exit(bad)
+PY
 # The literal source of a directive, escaped, beside the live box.
 expect_html manual/chapters.html 'flags: -DFACTOR=3'
 expect_html manual/chapters.html 'id="exp-scale"'
