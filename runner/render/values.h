@@ -19,12 +19,16 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 /* Append the mark of a value or claim that reads data this bundle lacks
  * (its results predate the experiment's source): what and why as a title. */
 void not_measured_html(struct buf *out, const char *what, const char *why);
-/* Where plain-text values come from: the bundle, and the one cache of
- * pieces (NULL: none), whose keys read the book. */
+/* Where plain-text values come from: the bundle, the one cache of
+ * pieces (NULL: none), whose keys read the book, and what references
+ * name (NULL: not known yet; a reference is then its target as written),
+ * seen from chapter ch. */
 struct text_src {
 	struct bundle *b;
 	const struct book *bk;
 	struct store *store;
+	const struct xref *xref;
+	const struct chapter *ch;
 };
 /* Append e's value as plain text, or "?" when it has none (not reported:
  * the page reports it where the value stands). */
