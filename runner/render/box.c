@@ -167,14 +167,13 @@ int row_wrong(const cJSON *row)
 
 void table_wrap_open(struct buf *out, const char *label, const char *id)
 {
-	buf_puts(out, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" ");
-	if (id) {
-		buf_puts(out, "id=\"");
-		buf_puts_html(out, id);
-		buf_puts(out, "\" ");
-	}
-	buf_puts(out, "aria-label=\"");
+	buf_puts(out, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" "
+	              "aria-label=\"");
 	buf_puts_html(out, label);
+	if (id) {
+		buf_puts(out, " ");
+		buf_puts_html(out, id);
+	}
 	buf_puts(out, "\">");
 }
 

@@ -30,8 +30,7 @@ void cell_html(struct buf *out, const cJSON *c, const char *fmt);
 /* Is row marked "correct": false? */
 int row_wrong(const cJSON *row);
 /* Open a box that scrolls a wide table on a narrow screen, from the
- * keyboard too, named label, its id id (or NULL: none); the caller closes
- * its div. */
+ * keyboard too, named label and id (or NULL); the caller closes its div. */
 void table_wrap_open(struct buf *out, const char *label, const char *id);
 /* A number as the book writes it (value_format's default), as plain text. */
 void num_text(struct buf *out, double x);

@@ -218,10 +218,12 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	const char *caption = dir_opt(d, "caption");
 	char *label = xasprintf("records of %s, table %zu.%d", data, c->index + 1,
 	                        num);
-	table_wrap_open(out, caption ? caption : label, id);
+	if (id)
+		buf_printf(out, "<div id=\"%s\">", id);
+	table_wrap_open(out, caption ? caption : label, NULL);
 	free(label);
 	buf_printf(out, "<table class=\"records\"><caption><span class=\"tabnum\">"
-	           "Table %zu.%d.</span>", c->index + 1, num);
+	           "Table %zu.%d%s</span>", c->index + 1, num, caption ? "." : "");
 	if (caption) {
 		buf_puts(out, " ");
 		buf_puts_html(out, caption);
@@ -245,7 +247,8 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		}
 		buf_puts(out, "</tr>\n");
 	}
-	buf_puts(out, "</tbody></table></div>\n");
+	buf_puts(out, id ? "</tbody></table></div></div>\n"
+	              : "</tbody></table></div>\n");
 	if (nrows > TABLE_MAX_ROWS) {
 		buf_printf(out, "<p class=\"note\">The first %d of %zu rows; all "
 		           "are in <a href=\"data/", TABLE_MAX_ROWS, nrows);
