@@ -11,7 +11,6 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,8 +306,9 @@ static void misplaced_check(struct parse *p, cmark_node *n)
 	int line = cmark_node_get_start_line(n);
 	for (cmark_node *up = n; !line && up; up = cmark_node_parent(up))
 		line = cmark_node_get_start_line(up);
-	diag_at(p->ch->path, p->line_base + line, "an inline value cannot go in %s; write the "
-	        "text around it, or '\\{{' for literal braces", where);
+	diag_at(p->ch->path, p->line_base + line, "an inline value cannot go in "
+	        "%s; write the text around it, or '\\{{' for literal braces",
+	        where);
 }
 
 /* Is tag (at its '<') one that sits inside a word's line, not between blocks? */

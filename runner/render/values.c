@@ -96,7 +96,7 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		 * labelled claim shows its number. */
 		char *facts = xasprintf("%zu %d %zd %zu %d", n, c->s->o->strict,
 		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1,
-		                        c->index, num);
+		                        num ? c->index : 0, num);
 		keys_value(e, c->s->bk, c->s->b, facts, key);
 		free(facts);
 		struct piece_counts fc;
