@@ -45,6 +45,14 @@ void diag_keepv(char **slot, const char *file, int line, const char *fmt,
 	buf_free(&b);
 }
 
+void diag_keep(char **slot, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_keepv(slot, file, line, fmt, ap);
+	va_end(ap);
+}
+
 void diag(const char *fmt, ...)
 {
 	va_list ap;

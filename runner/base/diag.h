@@ -19,6 +19,8 @@ void diag_at(const char *file, int line, const char *fmt, ...)
  * leaves *slot as it is. */
 void diag_keepv(char **slot, const char *file, int line, const char *fmt,
                 va_list ap) __attribute__((format(printf, 4, 0)));
+void diag_keep(char **slot, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -58,14 +58,16 @@ static int chapter_name_ok(const struct book *bk, const struct chapter *ch)
 	return 1;
 }
 
-/* A chart id names its files under fig/: one chart per id in the book. */
+/* A chart id names its files under fig/, and a reference names a chart or
+ * a table by its id: one of each per id in the book. */
 static void charts_check(struct book *bk)
 {
 	for (size_t i = 0; i < bk->nchs; i++) {
 		struct chapter *ch = bk->chs[i];
 		for (size_t k = 0; k < ch->ndirs; k++) {
 			struct directive *d = &ch->dirs[k];
-			if (d->kind != DIR_CHART || !d->id || d->error)
+			if ((d->kind != DIR_CHART && d->kind != DIR_TABLE) || !d->id ||
+			    d->error)
 				continue;
 			const struct directive *first = NULL;
 			const struct chapter *where = NULL;
@@ -74,18 +76,20 @@ static void charts_check(struct book *bk)
 					const struct directive *o = &bk->chs[j]->dirs[m];
 					if (o == d)
 						break;
-					if (o->kind == DIR_CHART && o->id && !strcmp(o->id, d->id)) {
+					if (o->kind == d->kind && o->id && !strcmp(o->id, d->id)) {
 						first = o;
 						where = bk->chs[j];
 						break;
 					}
 				}
 			if (first) {
-				diag_at(ch->path, d->line, "chart '%s' is declared twice; "
-				        "first at %s:%d", d->id, where->path, first->line);
-				d->error = xasprintf("%s:%d: chart '%s' is declared twice; "
-				                     "first at %s:%d", ch->path, d->line, d->id,
-				                     where->path, first->line);
+				const char *kind = dir_kind_name(d->kind);
+				diag_at(ch->path, d->line, "%s '%s' is declared twice; "
+				        "first at %s:%d", kind, d->id, where->path,
+				        first->line);
+				d->error = xasprintf("%s:%d: %s '%s' is declared twice; "
+				                     "first at %s:%d", ch->path, d->line, kind,
+				                     d->id, where->path, first->line);
 			}
 		}
 	}

@@ -106,7 +106,11 @@ void chapter_free(struct chapter *ch)
 	for (size_t i = 0; i < ch->nvalues; i++) {
 		free(ch->values[i].text);
 		free(ch->values[i].fmt);
+		free(ch->values[i].label);
 	}
+	for (size_t i = 0; i < ch->nexercises; i++)
+		free(ch->exercises[i].label);
+	free(ch->exercises);
 	for (size_t i = 0; i < ch->nsections; i++) {
 		struct section *s = &ch->sections[i];
 		pieces_free(&s->html);

@@ -11,7 +11,15 @@
  *             (pieces, since a title may hold a value), and the plain words
  *             of the prose under it, for search
  *   dirs      directives: fenced blocks whose info string starts with "{"
- *   values    inline expressions "{{ ... }}" and claims "{{check ...}}"
+ *   values    inline expressions "{{ ... }}", claims "{{check ...}}" (with
+ *             an optional label, "{{check plateau: ...}}") and references
+ *             "{{ref fig:ilp-sm}}"
+ *   exercises the {exercise} callouts, numbered in the chapter
+ *
+ * A callout (```{note}, ```{warning}, ```{exercise}) is Markdown inside a
+ * fence: its body is parsed as the chapter's own prose, values and all,
+ * and wrapped in a box (book/callout.h). One that is malformed becomes a
+ * directive whose error the page shows.
  *
  * Inline expressions are recognised by the inline parser, so only in text:
  * never in code spans, indented code or fences. One where a value cannot
@@ -29,10 +37,19 @@
 #include "book/directive.h"
 
 struct inline_expr {
-	char *text; /* the expression, without a trailing format */
-	char *fmt;  /* a printf format such as "%.1f", or NULL */
-	int check;  /* {{check ...}} */
-	int need_cc; /* {{requires sm_90: ...}}, {{check requires ...}}: 90; 0 none; -1 wrong */
+	char *text;  /* the expression, without a trailing format; for a
+	                reference, its target ("fig:ilp-sm") */
+	char *fmt;   /* a printf format such as "%.1f", or NULL */
+	char *label; /* a claim's label ({{check LABEL: ...}}), or NULL */
+	int check;   /* {{check ...}} */
+	int ref;     /* {{ref KIND:LABEL}} */
+	int need_cc; /* {{requires sm_90: ...}}: 90; 0 none; -1 wrong */
+	int line;
+};
+
+/* An {exercise} callout: its number in the chapter is its index + 1. */
+struct exercise {
+	char *label; /* the word after the braces, or NULL */
 	int line;
 };
 
@@ -41,8 +58,10 @@ enum piece_kind {
 	PIECE_VALUE,   /* values[index] */
 	PIECE_DIR,     /* dirs[index], a block of its own */
 	PIECE_SECTION, /* the heading of sections[index] */
-	PIECE_TABLE,   /* the opening of table index's scrolling box (its label
-	                  holds the chapter's number, known when rendered) */
+	PIECE_TABLE,   /* the opening of table index's scrolling box and its
+	                  <table> (its caption holds the chapter's number,
+	                  known when rendered) */
+	PIECE_EXERCISE, /* the title of exercises[index] ("Exercise 2.1") */
 };
 
 struct piece {
@@ -85,6 +104,8 @@ struct chapter {
 	struct section *sections;
 	size_t nsections;
 	size_t ntables; /* Markdown tables in body (PIECE_TABLE) */
+	struct exercise *exercises;
+	size_t nexercises;
 	char *error; /* the chapter could not be read or parsed at all */
 	char hash[33]; /* of the source bytes */
 };
@@ -112,6 +133,30 @@ void chapter_free(struct chapter *ch);
 void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len);
 
 
+/*
+ * plan.c: the inside of "{{ ... }}" (n bytes at s, on line) into e,
+ * zeroed by the caller: "check", a claim's "LABEL:", "ref", a trailing
+ * printf format. Problems are left for the page to report.
+ */
+void inline_expr_parse(struct inline_expr *e, const char *s, size_t n,
+                       int line);
+
+/*
+ * While a chapter is parsed, the nodes that stand for its values,
+ * sections, directives, tables and exercise titles are raw HTML holding a
+ * token (plan.c): STX, a kind letter (V D S T X), an index, ETX, and a
+ * newline when block. The rendered HTML is cut at each one into pieces
+ * (pieces_split); a token whose index is out of ch's range stays text.
+ */
+char *plan_token(char kind, size_t index, int block);
+/* Is lit one of the tokens? Its kind, with its index in *index, or 0. */
+char plan_token_kind(const char *lit, size_t *index);
+void pieces_split(struct pieces *out, const char *html, size_t len,
+                  const struct chapter *ch);
+/* The title of ch (its first level-1 heading) and, when no title holds a
+ * value, each section's id; the others' ids are made when rendered. */
+void chapter_titles_settle(struct chapter *ch);
+
 /* Pieces (plan.c): a new last piece; text appended to the last text piece
  * or a new one; all freed. Arrays and text grow geometrically. */
 struct piece *pieces_push(struct pieces *p, enum piece_kind kind);
@@ -125,7 +170,8 @@ int pieces_static(const struct pieces *p);
 /*
  * Ids for the sections of ch, given each section's plain title (n =
  * ch->nsections): a slug of the title, made unique with -2, -3, ... and
- * never one of the page's own ids (main, exp-*, fig-*). Caller frees each
+ * never one of the page's own ids (main, exp-*, fig-*, tab-*,
+ * claim-*, ex-*). Caller frees each
  * and the array.
  */
 char **chapter_section_ids(const struct chapter *ch, char *const *titles);

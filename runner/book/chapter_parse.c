@@ -2,8 +2,9 @@
  * chapter_parse.c - a chapter's Markdown, parsed once with cmark-gfm, into
  * its plan (chapter.h): the "{{ ... }}" values found by the inline parser,
  * one walk of the tree for sections, words and the nodes that become
- * directives, listings and tables, and the rendered HTML cut into pieces.
- * The only file that sees cmark.
+ * directives, listings, tables and callouts (whose bodies are parsed
+ * the same way), and the rendered HTML cut into pieces. The only file
+ * that sees cmark.
  */
 #include "book/chapter.h"
 
@@ -18,53 +19,10 @@
 #include "base/exec.h"
 #include "base/highlight.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "book/callout.h"
 
 #define CMARK_OPTS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
 #define FEED_BYTES ((size_t)1 << 20)
-
-/* Parse the inside of "{{ ... }}" at line into an inline expression. */
-static void inline_parse(struct inline_expr *e, const char *s, size_t n,
-                         int line)
-{
-	char *text = xstrndup(s, n);
-	char *t = str_trim(text);
-	e->line = line;
-	/* "requires sm_90: EXPR": a value or claim about some cards only;
-	 * "check" may come before or after it. */
-	for (int pass = 0; pass < 2; pass++) {
-		if (str_starts(t, "check") && (t[5] == ' ' || t[5] == '\t')) {
-			e->check = 1;
-			t = str_trim(t + 5);
-		}
-		char *colon = strchr(t, ':');
-		if (!e->need_cc && str_starts(t, "requires") &&
-		    (t[8] == ' ' || t[8] == '\t') && colon) {
-			*colon = '\0';
-			e->need_cc = cc_requirement(t + 8, &e->need_cc) == 0
-			                 ? e->need_cc : -1;
-			t = str_trim(colon + 1);
-		}
-	}
-	char *last = strrchr(t, ' ');
-	char *fmt = last ? last + 1 : t;
-	if (*fmt == '%' && fmt != t) {
-		e->fmt = xstrdup(fmt);
-		*fmt = '\0';
-		t = str_trim(t);
-	}
-	e->text = xstrdup(t);
-	free(text);
-}
-
-/*
- * While a chapter is parsed, the nodes that stand for its values, sections
- * and directives are raw HTML holding a token: STX, a kind letter, an
- * index, ETX. The token never leaves this file: the rendered HTML is cut
- * at each one into pieces (pieces_split).
- */
-#define TOKEN_OPEN '\x02'
-#define TOKEN_CLOSE '\x03'
 
 struct parse {
 	struct chapter *ch;
@@ -76,15 +34,11 @@ struct parse {
 	 * the values of one paragraph are found in one pass over it. */
 	const void *line_parent, *line_ip;
 	int line_off, line_at;
+	int line_base; /* the chapter's line before the text parsed (a
+	                  callout's body: its fence), or 0 */
 };
 
 static struct parse *parse_now; /* the chapter the inline parser is in */
-
-static char *token(char kind, size_t index, int block)
-{
-	return xasprintf("%c%c%zu%c%s", TOKEN_OPEN, kind, index, TOKEN_CLOSE,
-	                 block ? "\n" : "");
-}
 
 static cmark_mem *tree_mem(void)
 {
@@ -107,7 +61,7 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 	int off = cmark_inline_parser_get_offset(ip);
 	if (c != '{' || !p || cmark_inline_parser_peek_at(ip, off + 1) != '{')
 		return NULL;
-	int line = cmark_node_get_start_line(parent), k = 0;
+	int line = p->line_base + cmark_node_get_start_line(parent), k = 0;
 	if (p->line_parent == parent && p->line_ip == ip && p->line_off <= off) {
 		line = p->line_at;
 		k = p->line_off;
@@ -140,14 +94,13 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 	} else {
 		struct inline_expr *e = ARRAY_PUSH(p->ch->values, p->ch->nvalues);
 		memset(e, 0, sizeof *e);
-		inline_parse(e, text.data ? text.data : "", text.len, line);
+		inline_expr_parse(e, text.data ? text.data : "", text.len, line);
 		if (!*e->text)
 			diag_at(p->ch->path, line, "empty '{{ }}'");
 		if (e->need_cc < 0)
-			diag_at(p->ch->path, line, "'requires' names no "
-			        "compute capability: write 'requires sm_90:' or "
-			        "'requires cc >= 9.0:'");
-		char *tok = token('V', p->ch->nvalues - 1, 0);
+			diag_at(p->ch->path, line, "'requires' names no compute "
+			        "capability: write 'requires sm_90:' or 'requires cc >= 9.0:'");
+		char *tok = plan_token('V', p->ch->nvalues - 1, 0);
 		node = cmark_node_new_with_mem(CMARK_NODE_HTML_INLINE, tree_mem());
 		cmark_node_set_literal(node, tok);
 		free(tok);
@@ -155,6 +108,22 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 	}
 	buf_free(&text);
 	return node;
+}
+
+static cmark_syntax_extension *values_extension(void);
+
+/* A parser for a chapter, or a callout's body: GFM with values. */
+static cmark_parser *parser_new(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPTS, tree_mem());
+	static const char *exts[] = {"table", "strikethrough", "autolink",
+	                             "tagfilter"};
+	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+		cmark_parser_attach_syntax_extension(
+		    parser, cmark_find_syntax_extension(exts[i]));
+	cmark_parser_attach_syntax_extension(parser, values_extension());
+	return parser;
 }
 
 static cmark_syntax_extension *values_extension(void)
@@ -168,51 +137,6 @@ static cmark_syntax_extension *values_extension(void)
 		cmark_syntax_extension_set_match_inline_func(ext, value_match);
 	}
 	return ext;
-}
-
-/* Is the raw HTML of a node one of our tokens? Its kind, or 0. */
-static char token_kind(const char *lit, size_t *index)
-{
-	if (!lit || lit[0] != TOKEN_OPEN || !lit[1])
-		return 0;
-	char *end;
-	unsigned long n = strtoul(lit + 2, &end, 10);
-	if (end == lit + 2 || *end != TOKEN_CLOSE)
-		return 0;
-	*index = n;
-	return lit[1];
-}
-
-/* Cut rendered HTML at its tokens into pieces; counts bound each index. */
-static void pieces_split(struct pieces *out, const char *html, size_t len,
-                         const struct chapter *ch)
-{
-	const char *p = html, *end = html + len;
-	while (p < end) {
-		const char *t = memchr(p, TOKEN_OPEN, (size_t)(end - p));
-		size_t index = 0;
-		char kind = t ? token_kind(t, &index) : 0;
-		size_t limit = kind == 'V' ? ch->nvalues : kind == 'D' ? ch->ndirs
-		             : kind == 'S' ? ch->nsections
-		             : kind == 'T' ? ch->ntables : 0;
-		if (!t) {
-			pieces_text(out, p, (size_t)(end - p));
-			break;
-		}
-		if (index >= limit) {
-			/* A stray STX from the source is only text. */
-			pieces_text(out, p, (size_t)(t - p) + 1);
-			p = t + 1;
-			continue;
-		}
-		pieces_text(out, p, (size_t)(t - p));
-		struct piece *x = pieces_push(out, kind == 'V' ? PIECE_VALUE
-		                                 : kind == 'D' ? PIECE_DIR
-		                                 : kind == 'T' ? PIECE_TABLE
-		                                               : PIECE_SECTION);
-		x->index = index;
-		p = strchr(t, TOKEN_CLOSE) + 1;
-	}
 }
 
 static void html_replace(cmark_node *node, const char *html)
@@ -240,7 +164,7 @@ static void heading_replace(struct parse *p, cmark_node *node,
 	pieces_split(&s->html, inner, close ? (size_t)(close - inner) : strlen(inner),
 	             p->ch);
 	free(html);
-	char *tok = token('S', n, 1);
+	char *tok = plan_token('S', n, 1);
 	html_replace(node, tok);
 	free(tok);
 }
@@ -285,15 +209,16 @@ static void code_replace(cmark_node *node)
 
 /*
  * A table scrolls inside a focusable box of its own on narrow screens; the
- * box is opened where the page is made, as its label holds the table's
- * number in the book.
+ * box and the table's opening tag and caption are made where the page is,
+ * as they hold the table's number in the book.
  */
 static void table_replace(struct parse *p, cmark_node *node, cmark_llist *exts)
 {
 	char *table = cmark_render_html_with_mem(node, CMARK_OPTS, exts,
 	                                         tree_mem());
-	char *tok = token('T', p->ch->ntables++, 1);
-	char *html = xasprintf("%s%s</div>\n", tok, table);
+	char *tok = plan_token('T', p->ch->ntables++, 0);
+	const char *rest = str_starts(table, "<table>") ? table + 7 : table;
+	char *html = xasprintf("%s%s</div>\n", tok, rest);
 	free(table);
 	html_replace(node, html);
 	free(html);
@@ -329,23 +254,27 @@ static int fence_unclosed(struct parse *p, cmark_node *node)
 	char c = 0;
 	if (!cmark_node_get_fenced(node, &len, &offset, &c))
 		return 0;
-	int start = cmark_node_get_start_line(node);
-	int end = cmark_node_get_end_line(node);
+	int start = p->line_base + cmark_node_get_start_line(node);
+	int end = p->line_base + cmark_node_get_end_line(node);
 	return end <= start || !fence_closes(p, end, c, len);
 }
 
-static void directive_replace(struct parse *p, cmark_node *node, int unclosed)
+/* A directive, or a malformed callout (error: why, reported; taken). */
+static void directive_replace(struct parse *p, cmark_node *node, int unclosed,
+                              char *error)
 {
 	struct chapter *ch = p->ch;
 	struct directive *d = ARRAY_PUSH(ch->dirs, ch->ndirs);
 	memset(d, 0, sizeof *d);
 	d->line = cmark_node_get_start_line(node);
-	if (unclosed)
+	if (error)
+		d->error = error;
+	else if (unclosed)
 		dir_fail(ch->path, d, d->line, "this directive's fence is never closed");
 	else
 		directive_parse(ch->path, d, cmark_node_get_fence_info(node),
 		                cmark_node_get_literal(node));
-	char *tok = token('D', ch->ndirs - 1, 1);
+	char *tok = plan_token('D', ch->ndirs - 1, 1);
 	html_replace(node, tok);
 	free(tok);
 }
@@ -368,7 +297,7 @@ static void misplaced_check(struct parse *p, cmark_node *n)
 	case CMARK_NODE_HTML_INLINE:
 	case CMARK_NODE_HTML_BLOCK:
 		text = cmark_node_get_literal(n);
-		if (token_kind(text, &index))
+		if (plan_token_kind(text, &index))
 			return;
 		where = "raw HTML";
 		break;
@@ -380,8 +309,9 @@ static void misplaced_check(struct parse *p, cmark_node *n)
 	int line = cmark_node_get_start_line(n);
 	for (cmark_node *up = n; !line && up; up = cmark_node_parent(up))
 		line = cmark_node_get_start_line(up);
-	diag_at(p->ch->path, line, "an inline value cannot go in %s; write the "
-	        "text around it, or '\\{{' for literal braces", where);
+	diag_at(p->ch->path, p->line_base + line, "an inline value cannot go in "
+	        "%s; write the text around it, or '\\{{' for literal braces",
+	        where);
 }
 
 /* Is tag (at its '<') one that sits inside a word's line, not between blocks? */
@@ -417,7 +347,7 @@ static void words_add(struct pieces *w, cmark_node *n, cmark_event_type ev)
 		break;
 	case CMARK_NODE_HTML_INLINE:
 		lit = cmark_node_get_literal(n);
-		if (token_kind(lit, &index) == 'V')
+		if (plan_token_kind(lit, &index) == 'V')
 			pieces_push(w, PIECE_VALUE)->index = index;
 		else if (!tag_inline(lit))
 			pieces_text(w, " ", 1);
@@ -432,18 +362,104 @@ static void words_add(struct pieces *w, cmark_node *n, cmark_event_type ev)
 	}
 }
 
+static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts,
+                         char **callout);
+
 /*
- * Walk the tree once: sections and their words, and the nodes to replace
- * (collected, since the tree must not change under the iterator).
+ * Markdown src (len bytes) of a callout, whose first line is the
+ * chapter's line base + 1, as HTML: walked as the chapter's prose, so its
+ * values, listings and tables are the chapter's, and its words go to the
+ * section it stands in. What a callout cannot hold is kept in *error.
+ * Caller frees.
  */
-static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
+static char *callout_part(struct parse *p, const char *src, size_t len,
+                          int base, char **error)
+{
+	p->line_base = base;
+	p->line_parent = NULL;
+	cmark_parser *parser = parser_new();
+	parse_now = p;
+	cmark_parser_feed(parser, src, len);
+	cmark_node *doc = cmark_parser_finish(parser);
+	parse_now = NULL;
+	cmark_llist *exts = cmark_parser_get_syntax_extensions(parser);
+	chapter_walk(p, doc, exts, error);
+	char *html = cmark_render_html_with_mem(doc, CMARK_OPTS, exts, tree_mem());
+	cmark_node_free(doc);
+	cmark_parser_free(parser);
+	p->line_base = 0;
+	p->line_parent = NULL;
+	return html;
+}
+
+/*
+ * Callout node n of kind as the HTML that replaces it; or NULL with the
+ * first problem in *error (reported), when it is malformed.
+ */
+static char *callout_make(struct parse *p, cmark_node *n,
+                          enum callout_kind kind, char **error)
 {
 	struct chapter *ch = p->ch;
-	cmark_node **nodes = NULL;
+	int line = cmark_node_get_start_line(n);
+	const char *body = cmark_node_get_literal(n);
+	struct callout_parts parts;
+	char *html = NULL, *q = NULL, *a = NULL, *title = NULL;
+	if (fence_unclosed(p, n)) {
+		diag_keep(error, ch->path, line, "this callout's fence is never "
+		          "closed; everything after it became the callout");
+		return NULL;
+	}
+	if (callout_split(ch->path, line, cmark_node_get_fence_info(n),
+	                  body ? body : "", kind, &parts) != 0) {
+		*error = xstrdup(parts.error);
+		goto out;
+	}
+	q = callout_part(p, parts.question, parts.question_len, line, error);
+	if (parts.answer)
+		a = callout_part(p, parts.answer, parts.answer_len,
+		                 parts.answer_line - 1, error);
+	if (*error)
+		goto out;
+	if (kind == CALLOUT_EXERCISE) {
+		struct exercise *x = ARRAY_PUSH(ch->exercises, ch->nexercises);
+		x->label = parts.label ? xstrdup(parts.label) : NULL;
+		x->line = line;
+		title = plan_token('X', ch->nexercises - 1, 1);
+	}
+	struct buf b = BUF_INIT;
+	callout_wrap(&b, kind, parts.label, title, q, a);
+	html = buf_detach(&b);
+out:
+	free(title);
+	free(q);
+	free(a);
+	callout_parts_free(&parts);
+	return html;
+}
+
+/* A node the walk replaces; a callout with its HTML, or why it cannot be
+ * made (then a directive that says so stands in for it). */
+struct todo {
+	cmark_node *node;
+	char *html, *error;
+};
+
+/*
+ * Walk the tree once: sections and their words, and the nodes to replace
+ * (collected, since the tree must not change under the iterator). In a
+ * callout's body (callout: where its first problem is kept), a heading or
+ * a directive is a problem and a fence only a listing.
+ */
+static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts,
+                         char **callout)
+{
+	struct chapter *ch = p->ch;
+	struct todo *nodes = NULL;
 	size_t nnodes = 0;
 	cmark_node *heading = NULL;
 	const char *info;
 	size_t ndirs = 0;
+	enum callout_kind kind;
 	cmark_iter *it = cmark_iter_new(doc);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE &&
@@ -452,27 +468,44 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 		cmark_node_type type = cmark_node_get_type(n);
 		struct pieces *w = ch->nsections ? &ch->sections[ch->nsections - 1].words
 		                                 : &ch->lead;
+		int line = p->line_base + cmark_node_get_start_line(n);
+		struct todo *t;
 		if (type == CMARK_NODE_DOCUMENT)
 			continue;
 		if (ev == CMARK_EVENT_ENTER)
 			misplaced_check(p, n);
 		switch (type) {
 		case CMARK_NODE_HEADING:
-			if (ev == CMARK_EVENT_ENTER) {
+			if (callout && ev == CMARK_EVENT_ENTER) {
+				diag_keep(callout, ch->path, line, "a callout cannot hold "
+				          "a heading; end the callout before it");
+			} else if (ev == CMARK_EVENT_ENTER) {
 				struct section *s = ARRAY_PUSH(ch->sections, ch->nsections);
 				memset(s, 0, sizeof *s);
 				s->level = cmark_node_get_heading_level(n);
-				s->line = cmark_node_get_start_line(n);
+				s->line = line;
 				heading = n;
-				*ARRAY_PUSH(nodes, nnodes) = n;
+				*ARRAY_PUSH(nodes, nnodes) = (struct todo){n, NULL, NULL};
 			} else {
 				heading = NULL;
 			}
 			break;
 		case CMARK_NODE_CODE_BLOCK:
-			*ARRAY_PUSH(nodes, nnodes) = n;
+			t = ARRAY_PUSH(nodes, nnodes);
+			*t = (struct todo){n, NULL, NULL};
 			info = cmark_node_get_fence_info(n);
-			if (info && info[0] == '{')
+			if (callout && info && info[0] == '{')
+				diag_keep(callout, ch->path, line, "'%s' cannot go inside "
+				          "a callout; put it before or after the callout",
+				          info);
+			else if (callout && fence_unclosed(p, n))
+				diag_keep(callout, ch->path, line, "this code fence is "
+				          "never closed inside the callout; give the "
+				          "callout a longer fence than the code's "
+				          "(````{note})");
+			else if (callout_kind_of(info, &kind))
+				t->html = callout_make(p, n, kind, &t->error);
+			if (!callout && info && info[0] == '{' && !t->html)
 				pieces_push(w, PIECE_DIR)->index = ndirs++;
 			break;
 		default:
@@ -480,7 +513,7 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 				words_add(&ch->sections[ch->nsections - 1].title, n, ev);
 			else if (!strcmp(cmark_node_get_type_string(n), "table")) {
 				if (ev == CMARK_EVENT_ENTER)
-					*ARRAY_PUSH(nodes, nnodes) = n;
+					*ARRAY_PUSH(nodes, nnodes) = (struct todo){n, NULL, NULL};
 				words_add(w, n, ev);
 			} else
 				words_add(w, n, ev);
@@ -491,7 +524,7 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 
 	size_t sections = 0;
 	for (size_t i = 0; i < nnodes && !exec_stopping(); i++) {
-		cmark_node *n = nodes[i];
+		cmark_node *n = nodes[i].node;
 		switch (cmark_node_get_type(n)) {
 		case CMARK_NODE_HEADING:
 			heading_replace(p, n, exts, sections++);
@@ -499,10 +532,13 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 		case CMARK_NODE_CODE_BLOCK:
 			info = cmark_node_get_fence_info(n);
 			int unclosed = fence_unclosed(p, n);
-			if (info && info[0] == '{') {
-				directive_replace(p, n, unclosed);
+			if (nodes[i].html) {
+				html_replace(n, nodes[i].html);
+			} else if (!callout && info && info[0] == '{') {
+				directive_replace(p, n, unclosed, nodes[i].error);
+				nodes[i].error = NULL;
 			} else {
-				if (unclosed)
+				if (unclosed && !callout)
 					diag_at(ch->path, cmark_node_get_start_line(n),
 					        "this code fence is never closed; everything "
 					        "after it became code");
@@ -514,25 +550,22 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts)
 			break;
 		}
 	}
+	for (size_t i = 0; i < nnodes; i++) {
+		free(nodes[i].html);
+		free(nodes[i].error);
+	}
 	free(nodes);
 }
 
 void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 {
-	struct parse p = {ch, src, len, NULL, 0, NULL, NULL, 0, 0};
+	struct parse p = {ch, src, len, NULL, 0, NULL, NULL, 0, 0, 0};
 	*ARRAY_PUSH(p.lines, p.nlines) = src;
 	for (size_t i = 0; i + 1 < len; i++)
 		if (src[i] == '\n')
 			*ARRAY_PUSH(p.lines, p.nlines) = src + i + 1;
 
-	cmark_gfm_core_extensions_ensure_registered();
-	cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPTS, tree_mem());
-	static const char *exts[] = {"table", "strikethrough", "autolink",
-	                             "tagfilter"};
-	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
-		cmark_parser_attach_syntax_extension(
-		    parser, cmark_find_syntax_extension(exts[i]));
-	cmark_parser_attach_syntax_extension(parser, values_extension());
+	cmark_parser *parser = parser_new();
 	parse_now = &p;
 	/* In slices, so that a build asked to stop does so between them. */
 	for (size_t at = 0; at < len && !exec_stopping(); at += FEED_BYTES)
@@ -542,7 +575,7 @@ void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 	parse_now = NULL;
 	cmark_llist *extlist = cmark_parser_get_syntax_extensions(parser);
 
-	chapter_walk(&p, doc, extlist);
+	chapter_walk(&p, doc, extlist, NULL);
 	/* A plan cut short is never rendered nor kept: the build stops. */
 	if (exec_stopping()) {
 		ch->error = xstrdup("the build was asked to stop");
@@ -553,27 +586,7 @@ void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len)
 	pieces_split(&ch->body, html, strlen(html), ch);
 	free(html);
 
-	/* Titles without values have their ids now; the others when rendered. */
-	char **titles = xcalloc(ch->nsections ? ch->nsections : 1, sizeof *titles);
-	int all_static = 1;
-	for (size_t i = 0; i < ch->nsections; i++) {
-		titles[i] = pieces_plain(&ch->sections[i].title);
-		all_static &= pieces_static(&ch->sections[i].title);
-		if (ch->sections[i].level == 1 && ch->title_section < 0) {
-			ch->title_section = (int)i;
-			ch->title = xstrdup(titles[i]);
-		}
-	}
-	char **ids = chapter_section_ids(ch, titles);
-	for (size_t i = 0; i < ch->nsections; i++) {
-		if (all_static)
-			ch->sections[i].id = ids[i];
-		else
-			free(ids[i]);
-		free(titles[i]);
-	}
-	free(ids);
-	free(titles);
+	chapter_titles_settle(ch);
 out:
 	for (size_t i = 0; i < nreplaced; i++)
 		cmark_node_free(replaced[i]);

@@ -187,7 +187,8 @@ void directive_parse(const char *path, struct directive *d,
 	if (!specs) {
 		dir_fail(path, d, d->line,
 		         "unknown directive '{%s}'; known: {experiment}, {chart}, "
-		         "{table}, {sass}", close ? name : info);
+		         "{table}, {sass}, and the callouts {note}, {warning}, "
+		         "{exercise}", close ? name : info);
 		free(name);
 		return;
 	}

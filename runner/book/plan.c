@@ -1,4 +1,5 @@
-/* plan.c - the plan's own data: pieces of a page, and section ids. */
+/* plan.c - the plan's own data: inline expressions, the tokens a parse
+ * leaves in the HTML, pieces of a page, and section ids. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,122 @@
 #include "base/buf.h"
 #include "book/chapter.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
+
+/* The length of a label at s ("plateau", "ilp-sm"): a letter or '_',
+ * then letters, digits, '_' and '-'; 0 when there is none. */
+static size_t label_len(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	size_t n = 1;
+	while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-')
+		n++;
+	return n;
+}
+
+/* Does t start with word, then a space or a tab? */
+static int word_first(const char *t, const char *word)
+{
+	size_t n = strlen(word);
+	return !strncmp(t, word, n) && (t[n] == ' ' || t[n] == '\t');
+}
+
+void inline_expr_parse(struct inline_expr *e, const char *s, size_t n,
+                       int line)
+{
+	char *text = xstrndup(s, n);
+	char *t = str_trim(text);
+	e->line = line;
+	/* "requires sm_90: EXPR": a value or claim about some cards only;
+	 * "check [LABEL:]" may come before or after it. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (!e->check && word_first(t, "check")) {
+			e->check = 1;
+			t = str_trim(t + 5);
+			/* "plateau: EXPR": no expression starts with a word and ':'. */
+			size_t k = label_len(t);
+			if (k && t[k] == ':') {
+				e->label = xstrndup(t, k);
+				t = str_trim(t + k + 1);
+			}
+		}
+		char *colon = strchr(t, ':');
+		if (!e->need_cc && word_first(t, "requires") && colon) {
+			*colon = '\0';
+			e->need_cc = cc_requirement(t + 8, &e->need_cc) == 0
+			                 ? e->need_cc : -1;
+			t = str_trim(colon + 1);
+		}
+	}
+	if (!e->check && !e->need_cc && word_first(t, "ref")) {
+		e->ref = 1;
+		t = str_trim(t + 3);
+	}
+	char *last = strrchr(t, ' ');
+	char *fmt = last ? last + 1 : t;
+	if (*fmt == '%' && fmt != t) {
+		e->fmt = xstrdup(fmt);
+		*fmt = '\0';
+		t = str_trim(t);
+	}
+	e->text = xstrdup(t);
+	free(text);
+}
+
+#define TOKEN_OPEN '\x02'
+#define TOKEN_CLOSE '\x03'
+
+char *plan_token(char kind, size_t index, int block)
+{
+	return xasprintf("%c%c%zu%c%s", TOKEN_OPEN, kind, index, TOKEN_CLOSE,
+	                 block ? "\n" : "");
+}
+
+char plan_token_kind(const char *lit, size_t *index)
+{
+	if (!lit || lit[0] != TOKEN_OPEN || !lit[1])
+		return 0;
+	char *end;
+	unsigned long n = strtoul(lit + 2, &end, 10);
+	if (end == lit + 2 || *end != TOKEN_CLOSE)
+		return 0;
+	*index = n;
+	return lit[1];
+}
+
+void pieces_split(struct pieces *out, const char *html, size_t len,
+                  const struct chapter *ch)
+{
+	const char *p = html, *end = html + len;
+	while (p < end) {
+		const char *t = memchr(p, TOKEN_OPEN, (size_t)(end - p));
+		size_t index = 0;
+		char kind = t ? plan_token_kind(t, &index) : 0;
+		size_t limit = kind == 'V' ? ch->nvalues : kind == 'D' ? ch->ndirs
+		             : kind == 'S' ? ch->nsections
+		             : kind == 'T' ? ch->ntables
+		             : kind == 'X' ? ch->nexercises : 0;
+		if (!t) {
+			pieces_text(out, p, (size_t)(end - p));
+			break;
+		}
+		if (index >= limit) {
+			/* A stray STX from the source is only text. */
+			pieces_text(out, p, (size_t)(t - p) + 1);
+			p = t + 1;
+			continue;
+		}
+		pieces_text(out, p, (size_t)(t - p));
+		struct piece *x = pieces_push(out, kind == 'V' ? PIECE_VALUE
+		                                 : kind == 'D' ? PIECE_DIR
+		                                 : kind == 'T' ? PIECE_TABLE
+		                                 : kind == 'X' ? PIECE_EXERCISE
+		                                               : PIECE_SECTION);
+		x->index = index;
+		p = strchr(t, TOKEN_CLOSE) + 1;
+	}
+}
 
 /* Arrays and text grow geometrically: a chapter may be megabytes. */
 struct piece *pieces_push(struct pieces *p, enum piece_kind kind)
@@ -131,7 +248,9 @@ static void id_add(struct idset *set, char *id)
 static char *heading_id(const struct idset *set, const char *text)
 {
 	char *slug = slugify(text);
-	if (str_starts(slug, "exp-") || str_starts(slug, "fig-")) {
+	if (str_starts(slug, "exp-") || str_starts(slug, "fig-") ||
+	    str_starts(slug, "tab-") || str_starts(slug, "claim-") ||
+	    str_starts(slug, "ex-")) {
 		char *s = xasprintf("section-%s", slug);
 		free(slug);
 		slug = s;
@@ -175,4 +294,28 @@ char **chapter_section_ids(const struct chapter *ch, char *const *titles)
 	free(set.next);
 	free(set.slot);
 	return ids;
+}
+
+void chapter_titles_settle(struct chapter *ch)
+{
+	char **titles = xcalloc(ch->nsections ? ch->nsections : 1, sizeof *titles);
+	int all_static = 1;
+	for (size_t i = 0; i < ch->nsections; i++) {
+		titles[i] = pieces_plain(&ch->sections[i].title);
+		all_static &= pieces_static(&ch->sections[i].title);
+		if (ch->sections[i].level == 1 && ch->title_section < 0) {
+			ch->title_section = (int)i;
+			ch->title = xstrdup(titles[i]);
+		}
+	}
+	char **ids = chapter_section_ids(ch, titles);
+	for (size_t i = 0; i < ch->nsections; i++) {
+		if (all_static)
+			ch->sections[i].id = ids[i];
+		else
+			free(ids[i]);
+		free(titles[i]);
+	}
+	free(ids);
+	free(titles);
 }

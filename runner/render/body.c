@@ -1,6 +1,6 @@
 /*
  * body.c - a chapter's body as HTML (body.h): its prose, inline values,
- * directives, tables and headings, in order.
+ * directives, tables, exercises' titles and headings, in order.
  */
 #include "render/body.h"
 
@@ -12,6 +12,7 @@
 #include "render/page.h"
 #include "base/util.h"
 #include "render/values.h"
+#include "render/xref.h"
 
 /* "<hN id=...>inner<a class=anchor>#</a></hN>" for section n. */
 static void heading_html(struct page_ctx *c, size_t n, struct buf *out)
@@ -29,6 +30,24 @@ static void heading_html(struct page_ctx *c, size_t n, struct buf *out)
 	}
 	buf_printf(out, "<a class=\"anchor\" href=\"#%s\" aria-label=\"link to "
 	           "this section\">#</a></h%d>", id, s->level);
+}
+
+/* The title of exercise k: its number, or why its label cannot be used. */
+static void exercise_title(struct page_ctx *c, size_t k, struct buf *out)
+{
+	char *err = NULL;
+	const struct exercise *x = &c->ch->exercises[k];
+	buf_printf(out, "<p class=\"callout-title\">Exercise %zu.%zu",
+	           c->index + 1, k + 1);
+	if (xref_exercise(c->s->xref, c->index, k, &err) < 0) {
+		diag_at(c->ch->path, x->line, "%s", err);
+		c->errors++;
+		buf_puts(out, " <span class=\"inline-error\">⚠ ");
+		buf_puts_html(out, err);
+		buf_puts(out, "</span>");
+		free(err);
+	}
+	buf_puts(out, "</p>\n");
 }
 
 void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
@@ -52,8 +71,13 @@ void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
 			                        ++c->tables);
 			table_wrap_open(out, label, NULL);
 			free(label);
+			buf_printf(out, "<table><caption><span class=\"tabnum\">Table "
+			           "%zu.%d</span></caption>", c->index + 1, c->tables);
 			break;
 		}
+		case PIECE_EXERCISE:
+			exercise_title(c, x->index, out);
+			break;
 		case PIECE_SECTION:
 			heading_html(c, x->index, out);
 			if ((int)x->index == c->ch->title_section)

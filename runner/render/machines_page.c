@@ -393,7 +393,9 @@ static void claim_row(struct buf *out, const struct chapter *ch, size_t k,
 	/* The page marks, and anchors, a claim it could evaluate on the
 	 * base; any other links to the page. */
 	buf_printf(out, "<tr><th scope=\"row\"><a href=\"%s.html", ch->href);
-	if (st[0] == CLAIM_HOLDS || st[0] == CLAIM_FAILS)
+	if ((st[0] == CLAIM_HOLDS || st[0] == CLAIM_FAILS) && e->label)
+		buf_printf(out, "#claim-%s", e->label);
+	else if (st[0] == CLAIM_HOLDS || st[0] == CLAIM_FAILS)
 		buf_printf(out, "#claim-%zu", k);
 	buf_puts(out, "\">");
 	buf_puts_html(out, ch->title);

@@ -3,7 +3,7 @@
  * counters of a site build, the site being written, the page being made,
  * and a chapter's outline. It declares no function: each file's own
  * header (site.h, page.h, body.h, blocks.h, table.h, figure.h, values.h,
- * piece.h, box.h, book_pages.h, search.h) declares what that file does.
+ * xref.h, piece.h, box.h, book_pages.h, search.h) declares what that file does.
  *
  * From the top: site.c writes the site; book_pages.c and search.c write
  * the book-wide pages; body.c makes a chapter's body; blocks.c its
@@ -29,6 +29,7 @@
 struct machine_set; /* machines.h */
 struct onebook;     /* site_book.h */
 struct store;       /* base/store.h */
+struct xref;        /* xref.h */
 
 struct site_opts {
 	const char *dir;       /* the site folder */
@@ -70,6 +71,7 @@ struct site_ctx {
 	struct outline *outline; /* one per chapter */
 	struct onebook *book;    /* the one-page book (site_book.h) */
 	struct store *store;     /* the one cache (base/store.h) */
+	struct xref *xref;       /* what references name (xref.h) */
 };
 
 struct page_ctx {

@@ -28,6 +28,7 @@
 #include "base/store.h"
 #include "base/util.h"
 #include "render/values.h"
+#include "render/xref.h"
 
 struct chapter_summary {
 	int claims, failed, errors;
@@ -293,13 +294,17 @@ static void book_digest(const struct site_ctx *s, char out[33])
 	hasher_done(h, out);
 }
 
-/* The key of chapter i's page: its own inputs and what it shows of the
- * rest of the book. */
-static void page_key(const char *own, const char *digest, char key[33])
+/* The key of chapter i's page: its own inputs, what it shows of the rest
+ * of the book, and the numbers of what it refers to (xref_digest). */
+static void page_key(const struct site_ctx *s, size_t i, const char *own,
+                     const char *digest, char key[33])
 {
+	char refs[33];
+	xref_digest(s->xref, i, refs);
 	struct hasher *h = hasher_new();
 	hasher_add_str(h, own);
 	hasher_add_str(h, digest);
+	hasher_add_str(h, refs);
 	hasher_done(h, key);
 }
 
@@ -484,7 +489,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	           b->dir, ban.data, o->live);
 	char *cache = path_join(o->dir, SITE_CACHE_FILE);
 	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL,
-	                     store_open(cache)};
+	                     store_open(cache), NULL};
 	free(cache);
 	size_t n = bk->nchs;
 	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);
@@ -501,7 +506,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	for (size_t i = 0; i < n; i++) {
 		keys_chapter(bk->chs[i], bk, b, others, nothers, common.data, own[i]);
 		if (kept_outline(s.store, own[i], bk->chs[i], &s.outline[i]) != 0) {
-			struct text_src src = {b, bk, s.store};
+			struct text_src src = {b, bk, s.store, NULL, bk->chs[i]};
 			store_note(s.store, &made[i]);
 			outline_make(&src, bk->chs[i], &s.outline[i]);
 			store_note(s.store, NULL);
@@ -510,10 +515,11 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	}
 	char digest[33];
 	book_digest(&s, digest);
+	s.xref = xref_new(bk, s.outline);
 	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
 	char (*skey)[33] = xcalloc(n ? n : 1, sizeof *skey);
 	for (size_t i = 0; i < n; i++) {
-		page_key(own[i], digest, key[i]);
+		page_key(&s, i, own[i], digest, key[i]);
 		keys_derive(key[i], "search", skey[i]);
 	}
 	s.book = onebook_new(&s, key);
@@ -562,6 +568,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	kept_files_prune(s.store, o->dir, files.data ? files.data : "", files.len);
 	buf_free(&files);
 	rc |= store_close(s.store);
+	xref_free(s.xref);
 	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);
 	free(s.outline);

@@ -147,6 +147,10 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	struct filter where = {0};
 	char *err = NULL, *sort_copy = NULL;
 	const char *opt = "columns";
+	/* Its number counts whether or not it can be made, as references
+	 * count it (xref.h). */
+	int num = ++c->tables;
+	char *id = d->id ? xasprintf("tab-%s", d->id) : NULL;
 
 	char *msg = columns_parse(dir_opt(d, "columns"), &cols, &ncols);
 	const char *wtext = dir_opt(d, "where");
@@ -172,6 +176,8 @@ void table_html(struct page_ctx *c, const struct directive *d,
 			opt = "sort";
 		}
 	}
+	if (msg && id)
+		buf_printf(out, "<span id=\"%s\"></span>", id);
 	if (msg && data_outdated(c, data)) {
 		buf_puts(out, "<p class=\"note not-measured\">This table's data were "
 		         "not measured on this machine: ");
@@ -213,15 +219,18 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	}
 	const char *caption = dir_opt(d, "caption");
 	char *label = xasprintf("records of %s, table %zu.%d", data, c->index + 1,
-	                        ++c->tables);
+	                        num);
+	if (id)
+		buf_printf(out, "<div id=\"%s\">", id);
 	table_wrap_open(out, caption ? caption : label, NULL);
 	free(label);
-	buf_puts(out, "<table class=\"records\">");
+	buf_printf(out, "<table class=\"records\"><caption><span class=\"tabnum\">"
+	           "Table %zu.%d%s</span>", c->index + 1, num, caption ? "." : "");
 	if (caption) {
-		buf_puts(out, "<caption>");
+		buf_puts(out, " ");
 		buf_puts_html(out, caption);
-		buf_puts(out, "</caption>");
 	}
+	buf_puts(out, "</caption>");
 	buf_puts(out, "<thead><tr>");
 	for (size_t k = 0; k < ncols; k++) {
 		buf_puts(out, cols[k].num ? "<th scope=\"col\" class=\"num\">"
@@ -240,7 +249,8 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		}
 		buf_puts(out, "</tr>\n");
 	}
-	buf_puts(out, "</tbody></table></div>\n");
+	buf_puts(out, id ? "</tbody></table></div></div>\n"
+	              : "</tbody></table></div>\n");
 	if (nrows > TABLE_MAX_ROWS) {
 		buf_printf(out, "<p class=\"note\">The first %d of %zu rows; all "
 		           "are in <a href=\"data/", TABLE_MAX_ROWS, nrows);
@@ -259,5 +269,6 @@ out:
 	free(msg);
 	free(err);
 	free(sort_copy);
+	free(id);
 	filter_free(&where);
 }

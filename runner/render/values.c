@@ -12,6 +12,7 @@
 #include "render/keys.h"
 #include "render/piece.h"
 #include "base/util.h"
+#include "render/xref.h"
 
 /* Evaluate e; a claim becomes 1 (holds) or 0. 0 or -1 with *err. */
 static int value_eval(struct bundle *b, const struct inline_expr *e,
@@ -45,16 +46,57 @@ static size_t machine_count(const struct page_ctx *c)
 static void value_make(struct page_ctx *c, const void *arg,
                        struct buf *out);
 
+/* Show err, a problem of the value at line (what: as written), where the
+ * value would stand; reported and counted. */
+static void inline_error(struct page_ctx *c, int line, const char *what,
+                         const char *err, struct buf *out)
+{
+	diag_at(c->ch->path, line, "%s: %s", what, err);
+	c->errors++;
+	buf_puts(out, "<span class=\"inline-error\" title=\"");
+	buf_printf(out, "%s:%d: ", c->ch->path, line);
+	buf_puts_html(out, err);
+	buf_puts(out, "\">⚠ ");
+	buf_puts_html(out, err);
+	buf_puts(out, "</span>");
+}
+
+/* A reference as a link (xref.h); it reads no records, so it is made
+ * each time, and the page's key holds what it reads (xref_digest). */
+static void ref_html(struct page_ctx *c, const struct inline_expr *e,
+                     struct buf *out)
+{
+	char *err = NULL;
+	if (e->fmt)
+		err = xasprintf("a reference takes no format, not '%s'", e->fmt);
+	else if (xref_write(c->s->xref, c->index, e->text, 1, out, &err) == 0)
+		return;
+	char *what = xasprintf("{{ref %s}}", e->text);
+	inline_error(c, e->line, what, err, out);
+	free(what);
+	free(err);
+}
+
 void value_html(struct page_ctx *c, const struct inline_expr *e,
                 struct buf *out)
 {
 	char key[33];
+	if (e->ref) {
+		ref_html(c, e, out);
+		return;
+	}
 	if (c->store) {
 		size_t n = machine_count(c), len;
-		/* Several machines: a claim's id is its place in the chapter. */
-		char *facts = xasprintf("%zu %d %zd %d", n, c->s->o->strict,
+		char *err = NULL;
+		int num = e->label ? xref_claim(c->s->xref, c->index,
+		                                (size_t)(e - c->ch->values), &err)
+		                   : 0;
+		free(err);
+		/* Several machines: a claim's id is its place in the chapter; a
+		 * labelled claim shows its number. */
+		char *facts = xasprintf("%zu %d %zd %zu %d %d", n, c->s->o->strict,
 		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1,
-		                        bundle_cc(c->s->b));
+		                        num ? c->index : 0, num, bundle_cc(c->s->b));
 		keys_value(e, c->s->bk, c->s->b, facts, key);
 		free(facts);
 		struct piece_counts fc;
@@ -74,6 +116,16 @@ static void value_make(struct page_ctx *c, const void *arg,
 	struct value v;
 	char *err = NULL;
 	struct eval_facts f;
+	int num = e->label ? xref_claim(c->s->xref, c->index,
+	                                (size_t)(e - c->ch->values), &err)
+	                   : 0;
+	if (num < 0) {
+		char *what = xasprintf("{{check %s: %s}}", e->label, e->text);
+		inline_error(c, e->line, what, err, out);
+		free(what);
+		free(err);
+		return;
+	}
 	/* A claim counts once its expression has a value, true, false or
 	 * neither. */
 	int need = e->need_cc > 0 ? e->need_cc : 0;
@@ -119,17 +171,22 @@ static void value_make(struct page_ctx *c, const void *arg,
 		}
 		buf_printf(out, "<span class=\"check %s\" ",
 		           holds ? "holds" : "fails");
-		/* The Machines page links to each claim. */
-		if (o->machines && o->machines->n > 1)
+		/* References and the Machines page link to each claim. */
+		if (e->label)
+			buf_printf(out, "id=\"claim-%s\" ", e->label);
+		else if (o->machines && o->machines->n > 1)
 			buf_printf(out, "id=\"claim-%zu\" ",
 			           (size_t)(e - c->ch->values));
 		buf_puts(out, "title=\"");
 		buf_puts_html(out, e->text);
 		int card = machine_has_gpu(c->s->b);
-		buf_printf(out, "\">%s</span>",
-		           holds ? (card ? "✓ holds on this card" : "✓ holds here")
-		                 : (card ? "✗ does not hold on this card"
-		                         : "✗ does not hold here"));
+		buf_printf(out, "\">%s", holds ? "✓ " : "✗ ");
+		if (num)
+			buf_printf(out, "Claim %zu.%d ", c->index + 1, num);
+		buf_printf(out, "%s</span>",
+		           holds ? (card ? "holds on this card" : "holds here")
+		                 : (card ? "does not hold on this card"
+		                         : "does not hold here"));
 		buf_puts(out, f.partial ? " ⚠</span>" : "");
 		value_free(&v);
 		return;
@@ -147,14 +204,9 @@ static void value_make(struct page_ctx *c, const void *arg,
 		free(err);
 		return;
 	}
-	diag_at(c->ch->path, e->line, "{{ %s }}: %s", e->text, err);
-	c->errors++;
-	buf_puts(out, "<span class=\"inline-error\" title=\"");
-	buf_printf(out, "%s:%d: ", c->ch->path, e->line);
-	buf_puts_html(out, err);
-	buf_puts(out, "\">⚠ ");
-	buf_puts_html(out, err);
-	buf_puts(out, "</span>");
+	char *what = xasprintf("{{ %s }}", e->text);
+	inline_error(c, e->line, what, err, out);
+	free(what);
 	free(err);
 }
 
@@ -179,12 +231,31 @@ void needs_html(struct buf *out, const char *what, int cc, int claim)
 		buf_puts(out, "\">not on this card</span>");
 }
 
+/* A reference as plain text: as it reads where the book's targets are
+ * known (t->xref), else as written. */
+static void ref_text(const struct text_src *t, const struct inline_expr *e,
+                     struct buf *out)
+{
+	char *err = NULL;
+	size_t from = 0;
+	while (t->xref && from < t->bk->nchs && t->bk->chs[from] != t->ch)
+		from++;
+	if (!t->xref || from == t->bk->nchs ||
+	    xref_write(t->xref, from, e->text, 0, out, &err) != 0)
+		buf_puts(out, e->text);
+	free(err);
+}
+
 void value_text(const struct text_src *t, const struct inline_expr *e,
                 struct buf *out)
 {
 	char key[33];
 	struct piece_counts fc = {0, 0, 0};
 	size_t len;
+	if (e->ref) {
+		ref_text(t, e, out);
+		return;
+	}
 	if (t->store) {
 		keys_value(e, t->bk, t->b, "text", key);
 		const char *text = piece_get(t->store, key, &len, &fc);

@@ -1,5 +1,5 @@
 # Every chapter of the shipped book ends with an Exercises section of at
-# least three items, one of them "predict, then measure" with a command to
+# least three {exercise} callouts, one of them "predict, then measure" with a command to
 # run, one that changes a kernel; and no chapter cites its sources by a
 # private label ("seed 001") instead of by name.
 n=0
@@ -11,7 +11,7 @@ for ch in "$ROOT"/chapters/*.md; do
 	[ "${last#*:}" = "## Exercises" ] ||
 		fail "$name: its last section is '${last#*:}', not '## Exercises'"
 	ex=$(sed -n '/^## Exercises$/,$p' "$ch")
-	items=$(printf '%s\n' "$ex" | grep -cE '^[0-9]+\. ')
+	items=$(printf '%s\n' "$ex" | grep -cE '^`{3,}\{exercise\}')
 	[ "$items" -ge 3 ] || fail "$name: $items exercises, want at least 3"
 	printf '%s\n' "$ex" | grep -q 'Predict, then measure' ||
 		fail "$name: no 'predict, then measure' exercise"

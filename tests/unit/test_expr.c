@@ -194,7 +194,7 @@ TEST(test_func_value)
 	CHECK(func_word_arg("argmin", 1) && !func_word_arg("argmin", 0) &&
 	      !func_word_arg("max", 1));
 
-	struct eval_facts facts = {0, NULL, NULL};
+	struct eval_facts facts = {0};
 	struct exp_result *r = NULL;
 	CHECK(ref_records(b, "nosuch", &facts, &r, &err) != 0 &&
 	      err_has(err, "no results for experiment 'nosuch'"));
