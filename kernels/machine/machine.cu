@@ -406,6 +406,8 @@ static void run_latency(const std::vector<long> &loads, const float *buf,
 		for (int rep = 0; rep < 6; rep++) {
 			LAB_CHECK(cudaMemset(done, 0, sizeof(int)));
 			LAB_CHECK(cudaMemset(out, 0, 4 * sizeof(unsigned long long)));
+			/* Each repetition walks the same lines: out of L2 first. */
+			lab::flush_l2();
 			switch (L) {
 			case 0: case 1:
 				chase_loaded<1><<<grid, block>>>(chain, steps, buf, n, done, out);

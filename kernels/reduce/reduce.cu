@@ -321,7 +321,7 @@ __global__ void __launch_bounds__(BEST_THREADS)
 }
 
 /*
- * work: reduce_best with K FFMAs per int loaded, on a chain of its own
+ * work: reduce_best with K FFMAs per int loaded, on four chains of their own
  * (one, zero: x * 1 + 0 keeps x) that asm volatile keeps in the program.
  */
 template <int K>
@@ -334,7 +334,9 @@ __global__ void __launch_bounds__(BEST_THREADS)
 	long tile = BEST_THREADS * BEST_LOADS;
 	long tiles = n4 / tile;
 	int v = 0;
-	float w = threadIdx.x;
+	/* Four chains of FMAs, so a warp has independent ones to issue while
+	 * each waits on its previous result. */
+	float w[4] = {(float)threadIdx.x, 1, 2, 3};
 	for (long t = blockIdx.x; t < tiles; t += gridDim.x) {
 		const int4 *p = in4 + t * tile + threadIdx.x;
 		int4 a[BEST_LOADS];
@@ -347,7 +349,7 @@ __global__ void __launch_bounds__(BEST_THREADS)
 #pragma unroll
 			for (int j = 0; j < 4 * K; j++)
 				asm volatile("fma.rn.f32 %0, %0, %1, %2;"
-				             : "+f"(w) : "f"(one), "f"(zero));
+				             : "+f"(w[j % 4]) : "f"(one), "f"(zero));
 		}
 	}
 	long first = (long)blockIdx.x * BEST_THREADS + threadIdx.x;
@@ -360,7 +362,7 @@ __global__ void __launch_bounds__(BEST_THREADS)
 		v += in[4 * n4 + first];
 	v = block_sum(v);
 	if (threadIdx.x == 0)
-		part[blockIdx.x] = v + (w == -1.0f);
+		part[blockIdx.x] = v + (w[0] + w[1] + w[2] + w[3] == -1.0f);
 }
 
 /* ---- host ------------------------------------------------------------- */

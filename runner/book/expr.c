@@ -204,7 +204,9 @@ static int expr_parse_ref(struct parser *p, char *id, struct value *out)
 		expr_fail(p, "expected a field name after '%s.'", id);
 		goto out;
 	}
-	if (!strcmp(id, "machine")) {
+	/* machine.FIELD is a fact of machine.json; machine.FIELD[...], a
+	 * column of the machine experiment's records. */
+	if (!strcmp(id, "machine") && p->s[p->pos] != '[') {
 		if (ref_machine(p->b, field, &p->facts, out, &err) != 0)
 			goto out;
 		rc = 0;
