@@ -27,6 +27,8 @@
  *                  ended before it, whichever stream's), so start_ms is the
  *                  later of queued_ms and that copy's end; a kernel starts
  *                  when queued.
+ *   view=overlap   all_three_ms: how long, in that traced job, an upload, a
+ *                  kernel and a download ran at the same time (any streams')
  *   view=trace     the same segments as points for a chart: t_ms and lane
  *                  (the stream counted from 1, shifted by -0.25 for the
  *                  upload and +0.25 for the download), one point at each end
@@ -288,6 +290,27 @@ int main(int argc, char **argv)
 				lab::Record().set("view", "trace").set("streams", ns)
 				    .set("op", ops[k]).set("t_ms", b[e]).set("lane", lane).emit();
 			}
+		/* How long an upload, a kernel and a download all ran at once,
+		 * whichever streams' they were: a sweep over the segments' ends. */
+		std::vector<std::pair<float, int>> edges; /* time, +-(1 + step) */
+		for (int e = 0; e < 3 * ns; e++) {
+			edges.push_back({start[e], 1 + e % 3});
+			edges.push_back({b[e], -(1 + e % 3)});
+		}
+		std::sort(edges.begin(), edges.end());
+		int active[3] = {0, 0, 0};
+		double all3 = 0;
+		for (size_t x = 0; x + 1 < edges.size(); x++) {
+			int k = abs(edges[x].second) - 1;
+			active[k] += edges[x].second > 0 ? 1 : -1;
+			if (active[0] > 0 && active[1] > 0 && active[2] > 0)
+				all3 += edges[x + 1].first - edges[x].first;
+		}
+		lab::Record()
+		    .set("view", "overlap")
+		    .set("streams", ns)
+		    .set("all_three_ms", all3)
+		    .emit();
 	}
 	return ok ? 0 : 1;
 }
