@@ -26,14 +26,18 @@
  *   persistent  one cooperative kernel runs the chain's steps, grid.sync()
  *               between them: no launches at all
  *
- * and a record per duration with method "work": a block's own spin, read
- * from %globaltimer inside the kernel. On a card below compute capability
+ * Every timed record also has work_us, a block's own spin in the chain's
+ * last kernel, read from %globaltimer inside it; over_us, the time per
+ * kernel beyond that work; and enqueue_us, the host's own time to enqueue
+ * the chain, per kernel (its CPU cost, whether or not the GPU waits for
+ * it). A record per duration with method "work" holds the work alone. On a card below compute capability
  * 9.0 the two PDL methods print a line and write no records.
  *
  *   launch --us 0,2,4,8,16,32,64,128,256,512,1024 --chain 32
  */
 #include "lab.h"
 
+#include <chrono>
 #include <cooperative_groups.h>
 
 namespace cg = cooperative_groups;
@@ -204,6 +208,7 @@ int main(int argc, char **argv)
 		printf(" %10s", m);
 	printf("   work us\n");
 	int wrong = 0;
+	std::string enq_line;
 	for (long us : uss) {
 		long long ns = us * 1000;
 		lab::TimeOpts o;
@@ -229,7 +234,9 @@ int main(int argc, char **argv)
 			lab::TimeOpts mo = o;
 			mo.gate = strcmp(m, "host") != 0;
 			LAB_CHECK(cudaMemset(c.bad, 0, sizeof *c.bad));
+			std::vector<double> enq;
 			std::vector<double> ms = lab::sample([&] {
+				auto t0 = std::chrono::steady_clock::now();
 				if (!strcmp(m, "host") || !strcmp(m, "stream"))
 					enqueue_chain(0, c, ns, false);
 				else if (!strcmp(m, "pdl"))
@@ -244,7 +251,11 @@ int main(int argc, char **argv)
 					LAB_CHECK(cudaLaunchCooperativeKernel(
 					    (void *)persistent, c.blocks, THREADS,
 					    coop_args, 0, 0));
+				std::chrono::duration<double, std::micro> dt =
+				    std::chrono::steady_clock::now() - t0;
+				enq.push_back(dt.count() / chain);
 			}, mo);
+			std::sort(enq.begin(), enq.end());
 			LAB_CHECK(cudaDeviceSynchronize());
 			unsigned bad;
 			unsigned long long wns;
@@ -252,8 +263,7 @@ int main(int argc, char **argv)
 			                     cudaMemcpyDeviceToHost));
 			LAB_CHECK(cudaMemcpy(&wns, c.work_ns, sizeof wns,
 			                     cudaMemcpyDeviceToHost));
-			if (!strcmp(m, "stream"))
-				work_us = wns * 1e-3;
+			work_us = wns * 1e-3;
 			for (double &t : ms)
 				t /= chain;
 			lab::Stats st = lab::summarize(ms, mo);
@@ -264,12 +274,19 @@ int main(int argc, char **argv)
 				       bad);
 			}
 			printf(" %10.2f", st.median_ms * 1e3);
+			char e[32];
+			snprintf(e, sizeof e, " %10.2f", lab::quantile(enq, 0.5));
+			if (us == uss.front())
+				enq_line += e;
 			lab::Record r;
 			r.set("method", m)
 			    .set("us_set", us)
 			    .set("chain", chain)
 			    .set("blocks", c.blocks)
 			    .set("us", st.median_ms * 1e3)
+			    .set("work_us", work_us)
+			    .set("over_us", st.median_ms * 1e3 - work_us)
+			    .set("enqueue_us", lab::quantile(enq, 0.5))
 			    .set("correct", bad == 0);
 			if (!mo.gate)
 				r.set("host_bound", true);
@@ -281,6 +298,7 @@ int main(int argc, char **argv)
 		    .set("method", "work")
 		    .set("us_set", us)
 		    .set("us", work_us)
+		    .set("work_us", work_us)
 		    .emit();
 		for (lab::Record &r : recs)
 			r.emit();
@@ -288,6 +306,8 @@ int main(int argc, char **argv)
 		if (pdl_graph)
 			LAB_CHECK(cudaGraphExecDestroy(pdl_graph));
 	}
+	printf("\nthe host's time to enqueue, us per kernel (at %ld us)\n%8s%s\n",
+	       uss.front(), "", enq_line.c_str());
 	if (wrong)
 		printf("\n%d points ran a kernel before the one it depends on\n",
 		       wrong);
