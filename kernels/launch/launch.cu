@@ -30,8 +30,9 @@
  * last kernel, read from %globaltimer inside it; over_us, the time per
  * kernel beyond that work; and enqueue_us, the host's own time to enqueue
  * the chain, per kernel (its CPU cost, whether or not the GPU waits for
- * it). A record per duration with method "work" holds the work alone. On a card below compute capability
- * 9.0 the two PDL methods print a line and write no records.
+ * it). A record per duration with method "work" holds the work alone.
+ * On a card below compute capability 9.0 the two PDL methods print a line
+ * and write no records.
  *
  *   launch --us 0,2,4,8,16,32,64,128,256,512,1024 --chain 32
  */
