@@ -61,6 +61,27 @@ expect_html manual/chapters.html 'title="max(hopper_sums.n)">needs compute capab
 expect_html manual/values.html 'class="check not-applicable" title="max(sums.n) &gt;= 4096">needs compute capability 9.0<'
 expect_html manual/values.html 'class="check holds" title="max(sums.n) &gt;= 4096">'
 
+# A plain value that requires Hopper says so, where the same value
+# without requires is a number.
+expect_html manual/values.html '<span class="not-applicable" title="max(sums.n)">needs compute capability 9.0</span>'
+
+# Callouts, references and hover are live in the manual: a note and a
+# warning, the exercise numbered in its chapter with its answer folded,
+# references that link what they name from its own page, another page and
+# the one-page book, a labelled claim numbered, and a chart's bars titled.
+expect_html manual/chapters.html '<div class="callout note" role="note">'
+expect_html manual/chapters.html '<div class="callout warning" role="note">'
+expect_html manual/chapters.html '<div class="callout exercise" id="ex-sums-overflow">'
+expect_html manual/chapters.html '<p class="callout-title">Exercise 2.1'
+expect_html manual/chapters.html '<details class="answer"><summary>Answer</summary>'
+expect_html manual/chapters.html '<a class="xref" href="#ex-sums-overflow">Exercise 2.1</a>'
+expect_html manual/values.html '<a class="xref" href="chapters.html#ex-sums-overflow">Exercise 2.1</a>'
+expect_html manual/values.html '<a class="xref" href="getting-started.html#fig-sums-ops">Figure 1.1</a>'
+expect_html manual/values.html '<a class="xref" href="chapters.html#tab-loop-sums">Table 2.1</a>'
+expect_html manual/values.html 'id="claim-cheaper" title="max(sums.ops[method=formula]) &lt; min(sums.ops[method=loop])">✓ Claim 3.1 holds here'
+expect_html manual/book.html 'href="#chapters:ex-sums-overflow">Exercise 2.1</a>'
+expect_html manual/chapters.html '<title>a loop of n additions, 256 ops</title>'
+
 # The layout names every source file of runner/'s stages.
 python3 - "$ROOT" <<'PY' || fail "docs/13-layout.md does not name every file of runner/"
 import fnmatch, glob, os, re, sys
@@ -110,11 +131,53 @@ cp chapters.md.good docs/02-chapters.md
 
 # A row of the expression table that shows one expression and computes
 # another.
+cp docs/03-values.md values.md.good
 sed -i 's/^| `{{ max(sums.n) }}` | {{ max(sums.n) }} |/| `{{ max(sums.n) }}` | {{ min(sums.n) }} |/' docs/03-values.md
 docs
 [ "$RC" != 0 ] || fail "make docs passed with a table row unlike its expression"
 expect_err "03-values.md:"
 expect_err "but computes"
+cp values.md.good docs/03-values.md
+
+# A table added before the one a reference names renumbers it on the
+# next build, on a page whose own text did not change.
+cp docs/02-chapters.md chapters.md.good
+at=$(grep -n -x '## The table directive' docs/02-chapters.md | cut -d: -f1)
+sed -i "${at}a\\
+\\
+| a | b |\\
+|---|---|\\
+| 1 | 2 |" docs/02-chapters.md
+docs
+expect_rc 0
+expect_html manual/values.html '<a class="xref" href="chapters.html#tab-loop-sums">Table 2.2</a>'
+cp chapters.md.good docs/02-chapters.md
+
+# A reference to nothing: an error at its line, and the build fails.
+sed -i 's/{{ref ch:compare}}/{{ref ch:comparison}}/g' docs/03-values.md
+at=$(grep -n -F '{{ref ch:comparison}}' docs/03-values.md | cut -d: -f1)
+docs
+[ "$RC" != 0 ] || fail "make docs passed with a reference to nothing"
+expect_err "03-values.md:$at: error: {{ref ch:comparison}}"
+cp values.md.good docs/03-values.md
+
+# A malformed callout: a second answer in the live exercise.
+at=$(grep -n -x '{answer}' docs/02-chapters.md | tail -n 1 | cut -d: -f1)
+sed -i "${at}a\\
+{answer}\\
+Again." docs/02-chapters.md
+docs
+[ "$RC" != 0 ] || fail "make docs passed with an exercise of two answers"
+expect_err "02-chapters.md:$((at + 1)): error: a second {answer} in this exercise (the first is at line $at)"
+cp chapters.md.good docs/02-chapters.md
+
+# A callout's literal example, fenced longer than three backticks, edited
+# without the live callout after it.
+sed -i '0,/^Up to which n do the loop/s/^Up to which n do the loop/Up to which n does the loop/' docs/02-chapters.md
+docs
+[ "$RC" != 0 ] || fail "make docs passed with a literal callout unlike the live one"
+expect_err "the example is not followed by the same directive"
+cp chapters.md.good docs/02-chapters.md
 
 # The book links the manual: --link adds to the index page; a link
 # without its words is a usage error.
