@@ -368,7 +368,7 @@ static double heavy_mhz(const Heavy &h)
  * gate's, and the one-thread probe's right after. */
 template <class F>
 static void clock_point(const char *kase, F fn, double kernel_mhz_if,
-                        const Heavy *h)
+                        const Heavy *h, double load_s)
 {
 	lab::TimeOpts opts;
 	opts.budget_ms = 200;
@@ -379,7 +379,8 @@ static void clock_point(const char *kase, F fn, double kernel_mhz_if,
 	double kernel = h ? heavy_mhz(*h) : kernel_mhz_if;
 	double after = lab::sm_clock_mhz();
 	lab::Record r;
-	r.set("part", "clock").set("case", kase).set("us", st.median_ms * 1e3);
+	r.set("part", "clock").set("case", kase).set("load_s", load_s);
+	r.set("us", st.median_ms * 1e3);
 	r.set("gate_mhz", gate).set("after_mhz", after);
 	if (kernel > 0)
 		r.set("kernel_mhz", kernel);
@@ -407,7 +408,7 @@ static void clock_parts(const Buf &b, double load_s, long iters)
 	/* Idle first: a second with nothing on the card. */
 	LAB_CHECK(cudaDeviceSynchronize());
 	sleep(1);
-	clock_point("idle", [&] { launch(b, bytes); }, 0, nullptr);
+	clock_point("idle", [&] { launch(b, bytes); }, 0, nullptr, 0);
 
 	/* The same read right after load_s seconds of the heavy kernel. */
 	std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
@@ -418,10 +419,11 @@ static void clock_parts(const Buf &b, double load_s, long iters)
 	}
 	LAB_CHECK_LAUNCH();
 	double load_mhz = heavy_mhz(h);
-	clock_point("after_load", [&] { launch(b, bytes); }, load_mhz, nullptr);
+	clock_point("after_load", [&] { launch(b, bytes); }, load_mhz, nullptr,
+	            load_s);
 
 	/* The heavy kernel itself, which reads its own clock. */
-	clock_point("heavy", [&] { heavy_launch(h); }, 0, &h);
+	clock_point("heavy", [&] { heavy_launch(h); }, 0, &h, 0);
 	LAB_CHECK(cudaFree(h.out));
 	LAB_CHECK(cudaFree(h.clk));
 }
