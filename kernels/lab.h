@@ -36,8 +36,8 @@
  *   - the SM clock is read while the repetitions run: from NVML (loaded at
  *     run time, so a program builds and runs without it) after each
  *     repetition is queued, with the reasons the driver gives for holding
- *     the clock down; without NVML, from clock64() against %globaltimer in
- *     the gate kernel just before each repetition. A point whose clock fell
+ *     the clock down; without NVML, by one thread right after the
+ *     repetitions (clock64() against %globaltimer). A point whose clock fell
  *     below 85% of the rated one, or that a thermal or hardware slowdown
  *     held back, is `throttled` and lab::time takes it once more;
  *   - an experiment whose points drift together over time (copies through
@@ -282,7 +282,7 @@ struct Stats {
 	double noise;      /* the median's relative standard error */
 	double clock_mhz;  /* SM clock while the repetitions ran (median) */
 	double clock_min_mhz; /* the lowest reading (NVML only; else clock_mhz) */
-	const char *clock_source; /* "nvml", "gate" or "after" */
+	const char *clock_source; /* "nvml", or "after" without NVML */
 	unsigned long long clock_reasons; /* NVML's, or'ed over the readings */
 	bool throttled;    /* clock below 85% of rated, or a slowdown reason */
 	bool retried;      /* throttled once, and taken again */
@@ -370,7 +370,6 @@ inline std::string clock_reason_words(unsigned long long r)
 struct ClockLog {
 	std::vector<double> mhz; /* NVML readings */
 	unsigned long long reasons = 0;
-	double gate_cycles = 0, gate_ns = 0; /* summed over gates */
 	std::chrono::steady_clock::time_point last;
 };
 
@@ -425,8 +424,6 @@ struct Scratch {
 	unsigned *sink = nullptr;            /* the read flush's unused result */
 	volatile int *gate = nullptr; /* mapped: [0] open, [1] timed out */
 	int *gate_dev = nullptr;
-	volatile unsigned long long *gate_clock = nullptr; /* mapped: cycles, ns */
-	unsigned long long *gate_clock_dev = nullptr;
 	int pass = 0;
 };
 
@@ -459,26 +456,20 @@ inline double sm_clock_mhz()
 
 /*
  * The gate: one thread that spins until the host opens it (a flag in
- * mapped host memory) or timeout_ns passes, and notes which, and the SM
- * cycles and nanoseconds it spun. While it spins, the host queues a whole
- * repetition behind it, then opens it. Work that itself waits for the GPU
+ * mapped host memory) or timeout_ns passes, and notes which. While it
+ * spins, the host queues a whole repetition behind it, then opens it. Work that itself waits for the GPU
  * (a synchronous copy) would wait for the timeout instead: lab::time sees
  * the gate time out and stops using it for that point.
  */
-__global__ void lab_gate(volatile int *flag, long long timeout_ns,
-                         unsigned long long *clock)
+__global__ void lab_gate(volatile int *flag, long long timeout_ns)
 {
 	unsigned long long t0, t;
 	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-	long long c0 = clock64();
 	do
 		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
 	while (!flag[0] && (long long)(t - t0) < timeout_ns);
-	long long c1 = clock64();
 	if (!flag[0])
 		flag[1] = 1;
-	clock[0] = (unsigned long long)(c1 - c0);
-	clock[1] = t - t0;
 }
 
 inline void gate_close()
@@ -489,26 +480,13 @@ inline void gate_close()
 		LAB_CHECK(cudaHostAlloc(&h, 2 * sizeof(int), cudaHostAllocMapped));
 		LAB_CHECK(cudaHostGetDevicePointer(&s.gate_dev, h, 0));
 		s.gate = h;
-		unsigned long long *c;
-		LAB_CHECK(cudaHostAlloc(&c, 2 * sizeof *c, cudaHostAllocMapped));
-		LAB_CHECK(cudaHostGetDevicePointer(&s.gate_clock_dev, c, 0));
-		s.gate_clock = c;
 	}
 	s.gate[0] = s.gate[1] = 0;
-	lab_gate<<<1, 1>>>(s.gate_dev, 100 * 1000 * 1000, s.gate_clock_dev);
+	lab_gate<<<1, 1>>>(s.gate_dev, 100 * 1000 * 1000);
 }
 
 inline void gate_open() { scratch().gate[0] = 1; }
 inline bool gate_timed_out() { return scratch().gate[1] != 0; }
-
-/* After the repetition: the clock the gate saw just before it. */
-inline void gate_clock_add()
-{
-	Scratch &s = scratch();
-	ClockLog &l = clock_log();
-	l.gate_cycles += (double)s.gate_clock[0];
-	l.gate_ns += (double)s.gate_clock[1];
-}
 
 /* Read every 16-byte word of buf; the sum goes to *sink only if it is
  * never-seen, so the loads cannot be dropped. */
@@ -619,8 +597,6 @@ template <class F> std::vector<double> sample(F fn, TimeOpts o = TimeOpts())
 		LAB_CHECK_LAUNCH();
 		if (o.gate && gate_timed_out())
 			o.gate = false;
-		else if (o.gate)
-			gate_clock_add();
 		float t;
 		LAB_CHECK(cudaEventElapsedTime(&t, start, stop));
 		ms.push_back(t / o.batch);
@@ -669,9 +645,6 @@ inline Stats summarize(std::vector<double> ms, const TimeOpts &o)
 		st.clock_mhz = quantile(c, 0.5);
 		st.clock_min_mhz = c.front();
 		st.clock_source = "nvml";
-	} else if (l.gate_ns > 0) {
-		st.clock_mhz = st.clock_min_mhz = l.gate_cycles / l.gate_ns * 1e3;
-		st.clock_source = "gate";
 	} else {
 		st.clock_mhz = st.clock_min_mhz = sm_clock_mhz();
 		st.clock_source = "after";

@@ -21,9 +21,9 @@
  *              call alone (host_async), a host clock around launch and
  *              cudaDeviceSynchronize (host_sync), and CUDA events (events).
  *   clock      the SM clock as lab::time reads it (NVML while the
- *              repetitions run, or the gate kernel's clock64()) against
- *              the clock the work itself ran at and a reading taken just
- *              after it: a tensor-core kernel that reads its own clock
+ *              repetitions run) against clock64() over %globaltimer in
+ *              the work itself and in one thread just after it: a
+ *              tensor-core kernel that reads its own clock
  *              (case heavy), and a short read timed after the card sat
  *              idle (idle) and right after --load-s seconds of that kernel
  *              (after_load).
@@ -364,8 +364,8 @@ static double heavy_mhz(const Heavy &h)
 	return c[1] ? (double)c[0] / c[1] * 1e3 : 0;
 }
 
-/* Time fn with lab::sample, and record lab.h's reading of the clock, the
- * gate's, and the one-thread probe's right after. */
+/* Time fn with lab::sample, and record lab.h's reading of the clock and
+ * the one-thread probe's right after. */
 template <class F>
 static void clock_point(const char *kase, F fn, double kernel_mhz_if,
                         const Heavy *h, double load_s)
@@ -373,23 +373,21 @@ static void clock_point(const char *kase, F fn, double kernel_mhz_if,
 	lab::TimeOpts opts;
 	opts.budget_ms = 200;
 	std::vector<double> ms = lab::sample(fn, opts);
-	lab::ClockLog &l = lab::clock_log();
-	double gate = l.gate_ns > 0 ? l.gate_cycles / l.gate_ns * 1e3 : 0;
 	lab::Stats st = lab::summarize(ms, opts);
 	double kernel = h ? heavy_mhz(*h) : kernel_mhz_if;
 	double after = lab::sm_clock_mhz();
 	lab::Record r;
 	r.set("part", "clock").set("case", kase).set("load_s", load_s);
 	r.set("us", st.median_ms * 1e3);
-	r.set("gate_mhz", gate).set("after_mhz", after);
+	r.set("after_mhz", after);
 	if (kernel > 0)
 		r.set("kernel_mhz", kernel);
 	r.stats(st).emit();
-	printf("%-10s %9.1f us  lab.h (%s) %6.0f MHz (lowest %.0f)%s%s  gate "
-	       "%6.0f  after %6.0f",
+	printf("%-10s %9.1f us  lab.h (%s) %6.0f MHz (lowest %.0f)%s%s  after "
+	       "%6.0f",
 	       kase, st.median_ms * 1e3, st.clock_source, st.clock_mhz,
 	       st.clock_min_mhz, st.clock_reasons ? "  " : "",
-	       lab::clock_reason_words(st.clock_reasons).c_str(), gate, after);
+	       lab::clock_reason_words(st.clock_reasons).c_str(), after);
 	if (kernel > 0)
 		printf("  kernel %6.0f", kernel);
 	printf("%s\n", st.throttled ? "  throttled" : "");
