@@ -18,20 +18,33 @@
  *   - behind a gate: a one-thread kernel holds the stream until the host
  *     has queued the start event, the work and the stop event, so that the
  *     GPU never waits inside the events for a launch still on its way;
- *   - in cold mode an L2-sized scratch buffer is overwritten before every
- *     repetition (outside the events), so data comes from DRAM, not L2;
- *   - repetitions continue until at least min_reps are done and the
- *     relative spread (interquartile range / median) is below
- *     target_spread, or the time budget or max_reps runs out;
- *   - the statistics are median, min, max, quartiles and the spread; the
- *     SM clock is read right after the repetitions with clock64() against
- *     %globaltimer, and a point taken far below the card's rated clock is
- *     flagged `throttled`;
+ *   - in cold mode L2 is flushed before every repetition (outside the
+ *     events) by a kernel that reads a buffer twice the L2 size, so data
+ *     comes from DRAM and L2 holds no dirty lines that the timed work
+ *     would have to write back (opts.flush = FLUSH_WRITE overwrites the
+ *     buffer with cudaMemsetAsync instead);
+ *   - a hot launch shorter than batch_below_us is batched: each repetition
+ *     times enough back-to-back launches to last batch_target_us, so the
+ *     events' resolution is a small part of it (opts.batch > 0 sets the
+ *     batch by hand; a cold launch is never batched, since the launches
+ *     after the first would find L2 warm);
+ *   - repetitions continue until at least min_reps are done and min_time_ms
+ *     of event time is spent, then stop once the median is known to
+ *     target_noise (its relative standard error, from the quartiles), or
+ *     when budget_ms or max_reps runs out;
+ *   - the statistics are median, min, max, quartiles, spread and noise;
+ *   - the SM clock is read while the repetitions run: from NVML (loaded at
+ *     run time, so a program builds and runs without it) after each
+ *     repetition is queued, with the reasons the driver gives for holding
+ *     the clock down; without NVML, by one thread right after the
+ *     repetitions (clock64() against %globaltimer). A point whose clock fell
+ *     below 85% of the rated one, or that a thermal or hardware slowdown
+ *     held back, is `throttled` and lab::time takes it once more;
  *   - an experiment whose points drift together over time (copies through
  *     host memory) takes them in interleaved rounds with lab::sample() and
  *     pools each point's times with lab::summarize();
  *   - under Nsight Compute (LAB_PROFILE set) every point is a single launch
- *     with no warm-up, flush or clock probe, so the profiler sees each
+ *     with no warm-up, flush or clock reading, so the profiler sees each
  *     kernel once per point.
  *
  * Records are JSON objects, one per line, in the file named by the
@@ -42,8 +55,10 @@
 #define LAB_H
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -236,17 +251,27 @@ inline const Device &device()
 
 enum Mode { HOT, COLD };
 
+/* How a cold repetition empties L2: read a buffer twice its size, or
+ * overwrite it (leaving L2 full of dirty lines). */
+enum Flush { FLUSH_READ, FLUSH_WRITE };
+
 struct TimeOpts {
 	Mode mode = HOT;        /* COLD flushes L2 before every repetition */
 	int warmup = 3;
 	int min_reps = 20;
 	int max_reps = 2000;
-	double target_spread = 0.01; /* stop once (q3-q1)/median is below */
-	double budget_ms = 500;      /* ...or once this much GPU time is spent */
-	int batch = 1; /* launches per repetition, for launches of a few us */
+	double budget_ms = 500;      /* stop once this much event time is spent */
+	int batch = 0; /* launches per repetition; 0: lab::time chooses (hot
+	                  launches under batch_below_us are batched) */
 	bool gate = true; /* queue each repetition whole behind a gate kernel;
 	                     off for work that waits on the host (a cudaMemcpy
 	                     from pageable memory) */
+	double min_time_ms = 5;     /* event time to spend before stopping */
+	double target_noise = 0.0025; /* stop once the median's relative
+	                                 standard error is below */
+	double batch_below_us = 20; /* hot launches shorter than this are batched */
+	double batch_target_us = 50; /* ... into repetitions this long */
+	Flush flush = FLUSH_READ;
 };
 
 struct Stats {
@@ -254,10 +279,126 @@ struct Stats {
 	int batch;
 	double median_ms, min_ms, max_ms, mean_ms, q1_ms, q3_ms;
 	double spread;     /* (q3 - q1) / median */
-	double clock_mhz;  /* SM clock read right after the repetitions */
-	bool throttled;    /* clock_mhz below 85% of the rated clock */
+	double noise;      /* the median's relative standard error */
+	double clock_mhz;  /* SM clock while the repetitions ran (median) */
+	double clock_min_mhz; /* the lowest reading (NVML only; else clock_mhz) */
+	const char *clock_source; /* "nvml", or "after" without NVML */
+	unsigned long long clock_reasons; /* NVML's, or'ed over the readings */
+	bool throttled;    /* clock below 85% of rated, or a slowdown reason */
+	bool retried;      /* throttled once, and taken again */
 	bool cold;
 };
+
+/*
+ * NVML, opened with dlopen so that a program builds and runs without it.
+ * Only the calls lab.h needs; handles are the library's own pointers.
+ */
+struct Nvml {
+	bool tried = false;
+	void *dev = nullptr; /* the current CUDA device's handle, or null */
+	int (*clock_info)(void *, int, unsigned *) = nullptr;
+	int (*reasons)(void *, unsigned long long *) = nullptr;
+};
+
+/* NVML's clock-event reasons (nvml.h, nvmlClocksEventReason*). */
+enum : unsigned long long {
+	NVML_REASON_IDLE = 0x1,
+	NVML_REASON_APP_CLOCKS = 0x2,
+	NVML_REASON_SW_POWER_CAP = 0x4,
+	NVML_REASON_HW_SLOWDOWN = 0x8,
+	NVML_REASON_SYNC_BOOST = 0x10,
+	NVML_REASON_SW_THERMAL = 0x20,
+	NVML_REASON_HW_THERMAL = 0x40,
+	NVML_REASON_HW_POWER_BRAKE = 0x80,
+	NVML_REASON_DISPLAY_CLOCKS = 0x100,
+	/* Reasons that hold a busy card below the clock it would run at. */
+	NVML_REASON_SLOWDOWN = 0x8 | 0x20 | 0x40 | 0x80,
+};
+
+inline Nvml &nvml()
+{
+	static Nvml n;
+	if (n.tried)
+		return n;
+	n.tried = true;
+	void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return n;
+	typedef int (*init_fn)(void);
+	typedef int (*by_bus_fn)(const char *, void **);
+	init_fn init = (init_fn)dlsym(lib, "nvmlInit_v2");
+	by_bus_fn by_bus = (by_bus_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+	n.clock_info = (int (*)(void *, int, unsigned *))dlsym(
+	    lib, "nvmlDeviceGetClockInfo");
+	void *r = dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
+	if (!r)
+		r = dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+	n.reasons = (int (*)(void *, unsigned long long *))r;
+	char bus[32];
+	if (!init || !by_bus || !n.clock_info ||
+	    cudaDeviceGetPCIBusId(bus, sizeof bus, device().id) != cudaSuccess ||
+	    init() != 0 || by_bus(bus, &n.dev) != 0)
+		n.dev = nullptr;
+	return n;
+}
+
+/* The NVML reasons as words, "sw_power_cap hw_slowdown"; idle left out. */
+inline std::string clock_reason_words(unsigned long long r)
+{
+	static const struct {
+		unsigned long long bit;
+		const char *word;
+	} names[] = {{NVML_REASON_APP_CLOCKS, "app_clocks"},
+	             {NVML_REASON_SW_POWER_CAP, "sw_power_cap"},
+	             {NVML_REASON_HW_SLOWDOWN, "hw_slowdown"},
+	             {NVML_REASON_SYNC_BOOST, "sync_boost"},
+	             {NVML_REASON_SW_THERMAL, "sw_thermal"},
+	             {NVML_REASON_HW_THERMAL, "hw_thermal"},
+	             {NVML_REASON_HW_POWER_BRAKE, "hw_power_brake"},
+	             {NVML_REASON_DISPLAY_CLOCKS, "display_clocks"}};
+	std::string s;
+	for (const auto &n : names)
+		if (r & n.bit)
+			s += (s.empty() ? "" : " ") + std::string(n.word);
+	return s;
+}
+
+/*
+ * The clock readings taken since the last summarize(): kept apart from
+ * Scratch so that times pooled over several contexts keep theirs.
+ */
+struct ClockLog {
+	std::vector<double> mhz; /* NVML readings */
+	unsigned long long reasons = 0;
+	std::chrono::steady_clock::time_point last;
+};
+
+inline ClockLog &clock_log()
+{
+	static ClockLog l;
+	return l;
+}
+
+/* Read NVML's SM clock and reasons, at most once a millisecond: the card
+ * changes its clock no faster, and a reading costs the host tens of us. */
+inline void clock_read_nvml()
+{
+	Nvml &n = nvml();
+	ClockLog &l = clock_log();
+	if (!n.dev)
+		return;
+	std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now();
+	if (!l.mhz.empty() && now - l.last < std::chrono::milliseconds(1))
+		return;
+	unsigned mhz = 0;
+	unsigned long long r = 0;
+	if (n.clock_info(n.dev, 1 /* NVML_CLOCK_SM */, &mhz) != 0 || !mhz)
+		return;
+	if (n.reasons && n.reasons(n.dev, &r) == 0)
+		l.reasons |= r & ~NVML_REASON_IDLE;
+	l.mhz.push_back(mhz);
+	l.last = now;
+}
 
 __global__ void lab_clock_probe(long long spin_ns, unsigned long long *out)
 {
@@ -278,8 +419,9 @@ __global__ void lab_clock_probe(long long spin_ns, unsigned long long *out)
  */
 struct Scratch {
 	unsigned long long *probe = nullptr; /* the clock probe's output */
-	void *l2 = nullptr;                  /* what the L2 flush overwrites */
+	void *l2 = nullptr;                  /* what the L2 flush goes through */
 	size_t l2_bytes = 0;
+	unsigned *sink = nullptr;            /* the read flush's unused result */
 	volatile int *gate = nullptr; /* mapped: [0] open, [1] timed out */
 	int *gate_dev = nullptr;
 	int pass = 0;
@@ -298,7 +440,8 @@ inline void reset_device()
 	scratch() = Scratch();
 }
 
-/* The SM clock in MHz, measured over about a millisecond. */
+/* The SM clock in MHz, measured over about a millisecond by one thread,
+ * now: with the card near idle, not under the work just timed. */
 inline double sm_clock_mhz()
 {
 	Scratch &s = scratch();
@@ -314,10 +457,9 @@ inline double sm_clock_mhz()
 /*
  * The gate: one thread that spins until the host opens it (a flag in
  * mapped host memory) or timeout_ns passes, and notes which. While it
- * spins, the host queues a whole repetition behind it, then opens it.
- * Work that itself waits for the GPU (a synchronous copy) would wait for
- * the timeout instead: lab::time sees the gate time out and stops using
- * it for that point.
+ * spins, the host queues a whole repetition behind it, then opens it. Work that itself waits for the GPU
+ * (a synchronous copy) would wait for the timeout instead: lab::time sees
+ * the gate time out and stops using it for that point.
  */
 __global__ void lab_gate(volatile int *flag, long long timeout_ns)
 {
@@ -346,14 +488,38 @@ inline void gate_close()
 inline void gate_open() { scratch().gate[0] = 1; }
 inline bool gate_timed_out() { return scratch().gate[1] != 0; }
 
-inline void flush_l2()
+/* Read every 16-byte word of buf; the sum goes to *sink only if it is
+ * never-seen, so the loads cannot be dropped. */
+__global__ void lab_flush_read(const uint4 *buf, size_t n4, unsigned *sink)
+{
+	unsigned s = 0;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+	     i += (size_t)gridDim.x * blockDim.x) {
+		uint4 v = buf[i];
+		s ^= v.x ^ v.y ^ v.z ^ v.w;
+	}
+	if (s == 0x9e3779b9u)
+		*sink = s;
+}
+
+/* Empty L2 of the timed work's data: read (FLUSH_READ) or overwrite
+ * (FLUSH_WRITE) a buffer twice the L2 size, at least 8 MiB. */
+inline void flush_l2(Flush how = FLUSH_READ)
 {
 	Scratch &s = scratch();
 	if (!s.l2) {
 		s.l2_bytes = std::max<size_t>(2 * (size_t)device().l2_bytes, 8u << 20);
 		LAB_CHECK(cudaMalloc(&s.l2, s.l2_bytes));
+		LAB_CHECK(cudaMemset(s.l2, 0, s.l2_bytes));
+		LAB_CHECK(cudaMalloc(&s.sink, sizeof *s.sink));
 	}
-	LAB_CHECK(cudaMemsetAsync(s.l2, ++s.pass & 0xff, s.l2_bytes));
+	if (how == FLUSH_WRITE) {
+		LAB_CHECK(cudaMemsetAsync(s.l2, ++s.pass & 0xff, s.l2_bytes));
+		return;
+	}
+	lab_flush_read<<<4 * device().sm_count, 512>>>((const uint4 *)s.l2,
+	                                               s.l2_bytes / 16, s.sink);
+	LAB_CHECK_LAUNCH();
 }
 
 inline double quantile(const std::vector<double> &sorted, double q)
@@ -363,6 +529,18 @@ inline double quantile(const std::vector<double> &sorted, double q)
 	double f = pos - i;
 	return i + 1 < sorted.size() ? sorted[i] * (1 - f) + sorted[i + 1] * f
 	                             : sorted[i];
+}
+
+/* The relative standard error of the median of sorted times: 1.2533
+ * sigma / sqrt(n), with sigma estimated from the quartiles (IQR / 1.349),
+ * so that a few slow outliers do not inflate it. */
+inline double median_noise(const std::vector<double> &sorted)
+{
+	double med = quantile(sorted, 0.5);
+	if (med <= 0 || sorted.size() < 2)
+		return 0;
+	double iqr = quantile(sorted, 0.75) - quantile(sorted, 0.25);
+	return 1.2533 * iqr / 1.349 / std::sqrt((double)sorted.size()) / med;
 }
 
 /* Under Nsight Compute (LAB_PROFILE set by labbook) each point is one
@@ -376,12 +554,15 @@ inline bool profiling()
 /*
  * Time fn(), which enqueues work on the default stream, and return each
  * repetition's time in milliseconds per launch (its time divided by
- * opts.batch), in the order taken. time() below summarises them; an
- * experiment that interleaves its points calls sample() once per round
- * and summarize() on the pooled times.
+ * opts.batch, 1 when 0), in the order taken. time() below summarises them;
+ * an experiment that interleaves its points calls sample() once per round
+ * and summarize() on the pooled times. The clock readings wait in
+ * clock_log() for summarize().
  */
 template <class F> std::vector<double> sample(F fn, TimeOpts o = TimeOpts())
 {
+	if (o.batch < 1)
+		o.batch = 1;
 	if (profiling()) {
 		o.warmup = 0;
 		o.min_reps = o.max_reps = 1;
@@ -403,13 +584,15 @@ template <class F> std::vector<double> sample(F fn, TimeOpts o = TimeOpts())
 		if (o.gate)
 			gate_close();
 		if (o.mode == COLD)
-			flush_l2();
+			flush_l2(o.flush);
 		LAB_CHECK(cudaEventRecord(start));
 		for (int b = 0; b < o.batch; b++)
 			fn();
 		LAB_CHECK(cudaEventRecord(stop));
 		if (o.gate)
 			gate_open();
+		if (!profiling())
+			clock_read_nvml();
 		LAB_CHECK(cudaEventSynchronize(stop));
 		LAB_CHECK_LAUNCH();
 		if (o.gate && gate_timed_out())
@@ -418,15 +601,13 @@ template <class F> std::vector<double> sample(F fn, TimeOpts o = TimeOpts())
 		LAB_CHECK(cudaEventElapsedTime(&t, start, stop));
 		ms.push_back(t / o.batch);
 		total += t;
-		if ((int)ms.size() < o.min_reps)
+		if ((int)ms.size() < o.min_reps || total < o.min_time_ms)
 			continue;
 		if (total > o.budget_ms)
 			break;
 		std::vector<double> s = ms;
 		std::sort(s.begin(), s.end());
-		double med = quantile(s, 0.5);
-		if (med > 0 && (quantile(s, 0.75) - quantile(s, 0.25)) / med <
-		                   o.target_spread)
+		if (median_noise(s) < o.target_noise)
 			break;
 	}
 	LAB_CHECK(cudaEventDestroy(start));
@@ -434,13 +615,14 @@ template <class F> std::vector<double> sample(F fn, TimeOpts o = TimeOpts())
 	return ms;
 }
 
-/* The statistics of repetition times taken with the options o. */
+/* The statistics of repetition times taken with the options o, and the
+ * clock readings taken since the last call. */
 inline Stats summarize(std::vector<double> ms, const TimeOpts &o)
 {
 	Stats st;
 	std::sort(ms.begin(), ms.end());
 	st.reps = (int)ms.size();
-	st.batch = profiling() ? 1 : o.batch;
+	st.batch = profiling() || o.batch < 1 ? 1 : o.batch;
 	st.median_ms = quantile(ms, 0.5);
 	st.min_ms = ms.front();
 	st.max_ms = ms.back();
@@ -451,15 +633,64 @@ inline Stats summarize(std::vector<double> ms, const TimeOpts &o)
 		sum += v;
 	st.mean_ms = sum / ms.size();
 	st.spread = st.median_ms > 0 ? (st.q3_ms - st.q1_ms) / st.median_ms : 0;
-	st.clock_mhz = profiling() ? 0 : sm_clock_mhz();
-	st.throttled = st.clock_mhz < 0.85 * device().clock_mhz;
+	st.noise = median_noise(ms);
+	ClockLog &l = clock_log();
+	st.clock_reasons = l.reasons;
+	if (profiling()) {
+		st.clock_mhz = st.clock_min_mhz = 0;
+		st.clock_source = "none";
+	} else if (!l.mhz.empty()) {
+		std::vector<double> c = l.mhz;
+		std::sort(c.begin(), c.end());
+		st.clock_mhz = quantile(c, 0.5);
+		st.clock_min_mhz = c.front();
+		st.clock_source = "nvml";
+	} else {
+		st.clock_mhz = st.clock_min_mhz = sm_clock_mhz();
+		st.clock_source = "after";
+	}
+	l = ClockLog();
+	st.throttled = !profiling() &&
+	               (st.clock_min_mhz < 0.85 * device().clock_mhz ||
+	                (st.clock_reasons & NVML_REASON_SLOWDOWN));
+	st.retried = false;
 	st.cold = o.mode == COLD && !profiling();
 	return st;
 }
 
+/*
+ * The launch count per repetition for o: o.batch when set; for a hot
+ * launch (gated, not profiled) shorter than o.batch_below_us, enough
+ * launches to last o.batch_target_us, judged from the fastest of three
+ * single launches (which also warm it up); else 1.
+ */
+template <class F> int batch_for(F fn, TimeOpts &o)
+{
+	if (o.batch > 0)
+		return o.batch;
+	if (o.mode != HOT || !o.gate || profiling())
+		return 1;
+	TimeOpts one = o;
+	one.batch = 1;
+	one.min_reps = one.max_reps = 3;
+	std::vector<double> ms = sample(fn, one);
+	o.warmup = 0;
+	double us = *std::min_element(ms.begin(), ms.end()) * 1e3;
+	if (!o.gate || us >= o.batch_below_us || us <= 0)
+		return 1;
+	return std::min(1000, (int)std::ceil(o.batch_target_us / us));
+}
+
 template <class F> Stats time(F fn, TimeOpts o = TimeOpts())
 {
-	return summarize(sample(fn, o), o);
+	o.batch = batch_for(fn, o);
+	Stats st = summarize(sample(fn, o), o);
+	if (st.throttled) {
+		o.warmup = 0;
+		st = summarize(sample(fn, o), o);
+		st.retried = true;
+	}
+	return st;
 }
 
 /* ---- records --------------------------------------------------------------- */
@@ -505,8 +736,16 @@ public:
 		set("q1_ms", s.q1_ms);
 		set("q3_ms", s.q3_ms);
 		set("spread", s.spread);
+		set("noise", s.noise);
 		set("clock_mhz", s.clock_mhz);
+		set("clock_min_mhz", s.clock_min_mhz);
+		set("clock_source", s.clock_source);
+		if (s.clock_reasons)
+			set("clock_reasons",
+			    clock_reason_words(s.clock_reasons).c_str());
 		set("throttled", s.throttled);
+		if (s.retried)
+			set("retried", true);
 		return set("cold", s.cold);
 	}
 

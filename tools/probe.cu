@@ -4,6 +4,7 @@
  * whatever card is present. Prints one JSON object.
  */
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <stdio.h>
 
 static int attr(cudaDeviceAttr a, int dev)
@@ -20,6 +21,45 @@ static int fp32_lanes(int cc)
 	if (cc == 60 || cc == 70 || cc == 72 || cc == 75 || cc == 80)
 		return 64;
 	return 128;
+}
+
+/*
+ * The card's settings as NVML reports them: persistence mode, ECC, the
+ * power limit (enforced and default) and MIG, one JSON member a line, each
+ * followed by a comma. NVML is opened at run time; without it, or for a
+ * setting the card does not have, nothing is printed.
+ */
+static void print_settings(int dev)
+{
+	void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+	char bus[32];
+	void *h = NULL;
+	if (!lib || cudaDeviceGetPCIBusId(bus, sizeof bus, dev) != cudaSuccess)
+		return;
+	typedef int (*init_fn)(void);
+	typedef int (*handle_fn)(const char *, void **);
+	typedef int (*one_fn)(void *, unsigned *);
+	typedef int (*two_fn)(void *, unsigned *, unsigned *);
+	init_fn init = (init_fn)dlsym(lib, "nvmlInit_v2");
+	handle_fn by_bus = (handle_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+	if (!init || !by_bus || init() != 0 || by_bus(bus, &h) != 0)
+		return;
+	one_fn persist = (one_fn)dlsym(lib, "nvmlDeviceGetPersistenceMode");
+	two_fn ecc = (two_fn)dlsym(lib, "nvmlDeviceGetEccMode");
+	one_fn limit = (one_fn)dlsym(lib, "nvmlDeviceGetEnforcedPowerLimit");
+	one_fn deflimit = (one_fn)dlsym(lib, "nvmlDeviceGetPowerManagementDefaultLimit");
+	two_fn mig = (two_fn)dlsym(lib, "nvmlDeviceGetMigMode");
+	unsigned v, w;
+	if (persist && persist(h, &v) == 0)
+		printf("  \"persistence_mode\": %s,\n", v ? "true" : "false");
+	if (ecc && ecc(h, &v, &w) == 0)
+		printf("  \"ecc\": %s,\n", v ? "true" : "false");
+	if (limit && limit(h, &v) == 0)
+		printf("  \"power_limit_w\": %.0f,\n", v / 1000.0);
+	if (deflimit && deflimit(h, &v) == 0)
+		printf("  \"power_default_limit_w\": %.0f,\n", v / 1000.0);
+	if (mig && mig(h, &v, &w) == 0)
+		printf("  \"mig\": %s,\n", v ? "true" : "false");
 }
 
 int main(void)
@@ -63,6 +103,7 @@ int main(void)
 	printf("  \"max_blocks_per_sm\": %d,\n", p.maxBlocksPerMultiProcessor);
 	printf("  \"warp_size\": %d,\n", p.warpSize);
 	printf("  \"fp32_lanes_per_sm\": %d,\n", fp32_lanes(cc));
+	print_settings(dev);
 	printf("  \"cuda_driver\": \"%d.%d\",\n", driver / 1000, driver % 1000 / 10);
 	printf("  \"cuda_runtime\": \"%d.%d\",\n", runtime / 1000, runtime % 1000 / 10);
 	printf("  \"peak_fp32_gflops_sm\": %.1f,\n", peak_sm);

@@ -10,14 +10,29 @@
  *              keeps only statistics). Run first, so that its repetition 0
  *              is the kernel's first launch in this process.
  *   bandwidth  lab::time, hot (data left in L2 by the previous launch) and
- *              cold (L2 overwritten before every repetition), over sizes
- *              below and above the L2 size.
+ *              cold, over sizes below and above the L2 size; cold twice,
+ *              with L2 flushed by a read pass (flush=read, lab.h's way)
+ *              and by overwriting it (flush=write, which leaves it full
+ *              of dirty lines).
+ *   batch      short hot points timed one launch per repetition and
+ *              batched as lab::time chooses, and short cold points, each
+ *              --trials times, to show how far a point's median moves.
  *   timers     one launch timed three ways: a host clock around the launch
  *              call alone (host_async), a host clock around launch and
  *              cudaDeviceSynchronize (host_sync), and CUDA events (events).
+ *   clock      the SM clock as lab::time reads it (NVML while the
+ *              repetitions run) against clock64() over %globaltimer in
+ *              the work itself and in one thread just after it: a
+ *              tensor-core kernel that reads its own clock
+ *              (case heavy), and a short read timed after the card sat
+ *              idle (idle) and right after --load-s seconds of that kernel
+ *              (after_load).
  *
  *   method --mb 4:1024:x2 --timer-mb 1,16,256 --rep-mb 16 --reps 100
  */
+#include <mma.h>
+#include <unistd.h>
+
 #include <chrono>
 
 #include "lab.h"
@@ -148,25 +163,86 @@ static void reps(const Buf &b, size_t bytes, int n)
 static void bandwidth(const Buf &b, size_t bytes)
 {
 	bool ok = check(b, bytes);
-	for (int cold = 0; cold < 2; cold++) {
+	const struct {
+		const char *mode, *flush;
+	} ways[] = {{"hot", "none"}, {"cold", "read"}, {"cold", "write"}};
+	for (const auto &w : ways) {
 		lab::TimeOpts opts;
-		opts.mode = cold ? lab::COLD : lab::HOT;
+		opts.mode = strcmp(w.mode, "cold") ? lab::HOT : lab::COLD;
+		opts.flush = strcmp(w.flush, "write") ? lab::FLUSH_READ
+		                                       : lab::FLUSH_WRITE;
 		opts.budget_ms = 100;
 		opts.max_reps = 300;
 		lab::Stats st = lab::time([&] { launch(b, bytes); }, opts);
 		lab::Record()
 		    .set("part", "bandwidth")
-		    .set("mode", cold ? "cold" : "hot")
+		    .set("mode", w.mode)
+		    .set("flush", w.flush)
 		    .set("bytes", bytes)
 		    .set("mb", bytes >> 20)
 		    .rate("gbps", bytes / 1e9, st)
+		    .set("us", st.median_ms * 1e3)
 		    .set("correct", ok)
 		    .stats(st)
 		    .emit();
-		printf("%-4s %4zu MiB  %8.1f us  %6.0f GB/s  (%d reps)%s\n",
-		       cold ? "cold" : "hot", bytes >> 20, st.median_ms * 1e3,
-		       bytes / 1e9 / (st.median_ms * 1e-3), st.reps,
+		printf("%-4s %-5s %4zu MiB  %8.1f us  %6.0f GB/s  (%d reps, "
+		       "batch %d)%s\n",
+		       w.mode, w.flush, bytes >> 20, st.median_ms * 1e3,
+		       bytes / 1e9 / (st.median_ms * 1e-3), st.reps, st.batch,
 		       ok ? "" : "  WRONG");
+	}
+}
+
+/* One point timed `trials` times over: how far apart its medians land. */
+static void batch(const Buf &b, size_t bytes, int trials)
+{
+	bool ok = check(b, bytes);
+	const struct {
+		const char *mode;
+		int batch;
+	} ways[] = {{"hot", 1}, {"hot", 0}, {"cold", 0}};
+	for (const auto &w : ways) {
+		std::vector<double> us;
+		int used = 1;
+		for (int t = 0; t < trials; t++) {
+			lab::TimeOpts opts;
+			opts.mode = strcmp(w.mode, "cold") ? lab::HOT : lab::COLD;
+			opts.batch = w.batch;
+			opts.budget_ms = 100;
+			lab::Stats st = lab::time([&] { launch(b, bytes); }, opts);
+			used = st.batch;
+			us.push_back(st.median_ms * 1e3);
+			lab::Record()
+			    .set("part", "batch")
+			    .set("mode", w.mode)
+			    .set("batching", w.batch ? "off" : "auto")
+			    .set("bytes", bytes)
+			    .set("mb", bytes >> 20)
+			    .set("trial", t)
+			    .set("us", st.median_ms * 1e3)
+			    .set("correct", ok)
+			    .stats(st)
+			    .emit();
+		}
+		std::vector<double> s = us;
+		std::sort(s.begin(), s.end());
+		double med = lab::quantile(s, 0.5);
+		lab::Record()
+		    .set("part", "batch_summary")
+		    .set("mode", w.mode)
+		    .set("batching", w.batch ? "off" : "auto")
+		    .set("bytes", bytes)
+		    .set("mb", bytes >> 20)
+		    .set("batch", used)
+		    .set("trials", trials)
+		    .set("median_us", med)
+		    .set("trial_spread", (s.back() - s.front()) / med)
+		    .set("correct", ok)
+		    .emit();
+		printf("%-4s %4zu MiB, batch %4d: median of %d trials %7.2f us, "
+		       "trials %.1f%% apart%s\n",
+		       w.mode, bytes >> 20, used, trials, med,
+		       100 * (s.back() - s.front()) / med, ok ? "" : "  WRONG");
 	}
 }
 
@@ -235,6 +311,121 @@ static void timers(const Buf &b, size_t bytes, int n)
 	}
 }
 
+/*
+ * A tensor-core load with no memory traffic: every warp chains mma.sync
+ * through four accumulators. Thread 0 of block 0 notes the SM cycles and
+ * nanoseconds of its whole run, the clock the work itself ran at.
+ */
+__global__ void heavy(long iters, float *out, unsigned long long *clk)
+{
+	using namespace nvcuda;
+	unsigned long long t0, t1;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	long long c0 = clock64();
+	wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+	wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> bm;
+	wmma::fragment<wmma::accumulator, 16, 16, 16, float> c[4];
+	wmma::fill_fragment(a, __float2half(1e-3f * (threadIdx.x % 7)));
+	wmma::fill_fragment(bm, __float2half(1e-3f));
+	for (int k = 0; k < 4; k++)
+		wmma::fill_fragment(c[k], 0.0f);
+	for (long i = 0; i < iters; i++)
+		for (int k = 0; k < 4; k++)
+			wmma::mma_sync(c[k], a, bm, c[k]);
+	float s = c[0].x[0] + c[1].x[0] + c[2].x[0] + c[3].x[0];
+	if (s == 12345.0f)
+		out[0] = s;
+	__syncthreads();
+	long long c1 = clock64();
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+	if (blockIdx.x == 0 && threadIdx.x == 0) {
+		clk[0] = (unsigned long long)(c1 - c0);
+		clk[1] = t1 - t0;
+	}
+}
+
+struct Heavy {
+	float *out;
+	unsigned long long *clk;
+	int blocks;
+	long iters;
+};
+
+static void heavy_launch(const Heavy &h)
+{
+	heavy<<<h.blocks, 256>>>(h.iters, h.out, h.clk);
+}
+
+/* The clock the last heavy launch ran at, in MHz. */
+static double heavy_mhz(const Heavy &h)
+{
+	unsigned long long c[2];
+	LAB_CHECK(cudaMemcpy(c, h.clk, sizeof c, cudaMemcpyDeviceToHost));
+	return c[1] ? (double)c[0] / c[1] * 1e3 : 0;
+}
+
+/* Time fn with lab::sample, and record lab.h's reading of the clock and
+ * the one-thread probe's right after. */
+template <class F>
+static void clock_point(const char *kase, F fn, double kernel_mhz_if,
+                        const Heavy *h, double load_s)
+{
+	lab::TimeOpts opts;
+	opts.budget_ms = 200;
+	std::vector<double> ms = lab::sample(fn, opts);
+	lab::Stats st = lab::summarize(ms, opts);
+	double kernel = h ? heavy_mhz(*h) : kernel_mhz_if;
+	double after = lab::sm_clock_mhz();
+	lab::Record r;
+	r.set("part", "clock").set("case", kase).set("load_s", load_s);
+	r.set("us", st.median_ms * 1e3);
+	r.set("after_mhz", after);
+	if (kernel > 0)
+		r.set("kernel_mhz", kernel);
+	r.stats(st).emit();
+	printf("%-10s %9.1f us  lab.h (%s) %6.0f MHz (lowest %.0f)%s%s  after "
+	       "%6.0f",
+	       kase, st.median_ms * 1e3, st.clock_source, st.clock_mhz,
+	       st.clock_min_mhz, st.clock_reasons ? "  " : "",
+	       lab::clock_reason_words(st.clock_reasons).c_str(), after);
+	if (kernel > 0)
+		printf("  kernel %6.0f", kernel);
+	printf("%s\n", st.throttled ? "  throttled" : "");
+}
+
+static void clock_parts(const Buf &b, double load_s, long iters)
+{
+	const lab::Device &dev = lab::device();
+	Heavy h;
+	h.blocks = dev.sm_count * 4;
+	h.iters = iters;
+	LAB_CHECK(cudaMalloc(&h.out, sizeof(float)));
+	LAB_CHECK(cudaMalloc(&h.clk, 2 * sizeof *h.clk));
+	size_t bytes = 16u << 20;
+
+	/* Idle first: a second with nothing on the card. */
+	LAB_CHECK(cudaDeviceSynchronize());
+	sleep(1);
+	clock_point("idle", [&] { launch(b, bytes); }, 0, nullptr, 0);
+
+	/* The same read right after load_s seconds of the heavy kernel. */
+	std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+	while (ms_since(t0) < load_s * 1e3) {
+		for (int i = 0; i < 10; i++)
+			heavy_launch(h);
+		LAB_CHECK(cudaDeviceSynchronize());
+	}
+	LAB_CHECK_LAUNCH();
+	double load_mhz = heavy_mhz(h);
+	clock_point("after_load", [&] { launch(b, bytes); }, load_mhz, nullptr,
+	            load_s);
+
+	/* The heavy kernel itself, which reads its own clock. */
+	clock_point("heavy", [&] { heavy_launch(h); }, 0, &h, 0);
+	LAB_CHECK(cudaFree(h.out));
+	LAB_CHECK(cudaFree(h.clk));
+}
+
 int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
@@ -242,9 +433,13 @@ int main(int argc, char **argv)
 	std::vector<long> timer_mbs = args.list("--timer-mb", "1,16,256");
 	long rep_mb = args.integer("--rep-mb", 16);
 	int n_reps = (int)args.integer("--reps", 100);
+	std::vector<long> batch_mbs = args.list("--batch-mb", "1,4");
+	int trials = (int)args.integer("--trials", 5);
+	double load_s = args.number("--load-s", 3);
+	long iters = args.integer("--heavy-iters", 20000);
 	const lab::Device &dev = lab::device();
-	if (n_reps < 2 || rep_mb < 1) {
-		fprintf(stderr, "--reps must be >= 2 and --rep-mb >= 1\n");
+	if (n_reps < 2 || rep_mb < 1 || trials < 1) {
+		fprintf(stderr, "--reps must be >= 2, --rep-mb and --trials >= 1\n");
 		return 2;
 	}
 
@@ -252,6 +447,8 @@ int main(int argc, char **argv)
 	for (long mb : mbs)
 		max_mb = std::max(max_mb, mb);
 	for (long mb : timer_mbs)
+		max_mb = std::max(max_mb, mb);
+	for (long mb : batch_mbs)
 		max_mb = std::max(max_mb, mb);
 	size_t max_bytes = (size_t)max_mb << 20;
 
@@ -280,6 +477,11 @@ int main(int argc, char **argv)
 	printf("\nthree timers, median of %d:\n", timer_reps);
 	for (long mb : timer_mbs)
 		timers(b, (size_t)mb << 20, timer_reps);
+	printf("\nshort points, %d trials each:\n", trials);
+	for (long mb : batch_mbs)
+		batch(b, (size_t)mb << 20, trials);
+	printf("\nthe SM clock:\n");
+	clock_parts(b, load_s, iters);
 
 	LAB_CHECK(cudaFree(b.d));
 	LAB_CHECK(cudaFree(b.partial));

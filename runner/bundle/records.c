@@ -170,6 +170,8 @@ int record_is_measurement(const char *k)
 	static const char *names[] = {"median_ms", "min_ms", "max_ms", "q1_ms",
 	                              "q3_ms", "mean_ms", "spread", "reps",
 	                              "clock_mhz", "throttled", "batch", "ms",
+	                              "noise", "clock_min_mhz", "clock_source",
+	                              "clock_reasons", "retried",
 	                              "correct", "runs", "run_min_ms", "run_max_ms",
 	                              "run_spread", "host_bound", NULL};
 	for (const char **n = names; *n; n++)

@@ -1,5 +1,6 @@
 /* Merging the records of several runs of one experiment. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bundle/merge.h"
 #include "bundle/results.h"
@@ -142,8 +143,44 @@ TEST(test_merge_mismatch)
 		free_rows(m, n);
 }
 
+/* The clock's readings differ from run to run (where it was read, why the
+ * driver held it down, whether the point was taken twice, the noise of
+ * its median): they are measurements, so the runs are still one point, and
+ * a point throttled in any run stays throttled. */
+TEST(test_merge_clock_fields)
+{
+	const char *runs[] = {
+	    "{\"n\":8,\"median_ms\":1,\"noise\":0.001,\"clock_mhz\":1980,"
+	    "\"clock_min_mhz\":1980,\"clock_source\":\"nvml\",\"throttled\":false}\n",
+	    "{\"n\":8,\"median_ms\":3,\"noise\":0.004,\"clock_mhz\":1400,"
+	    "\"clock_min_mhz\":1300,\"clock_source\":\"nvml\","
+	    "\"clock_reasons\":\"sw_power_cap hw_slowdown\",\"throttled\":true,"
+	    "\"retried\":true}\n",
+	    "{\"n\":8,\"median_ms\":2,\"noise\":0.002,\"clock_mhz\":1970.5,"
+	    "\"clock_min_mhz\":1970.5,\"clock_source\":\"gate\",\"throttled\":false}\n",
+	};
+	size_t n = 0;
+	char *why = NULL;
+	cJSON **m = merged(runs, 3, &n, &why);
+	CHECK(m && n == 1);
+	CHECK(!why);
+	if (!m)
+		return;
+	CHECK(num(m[0], "median_ms") == 2);
+	CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(m[0], "clock_source")),
+	              "gate"));
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(m[0], "throttled")));
+	free_rows(m, n);
+	for (const char *const *k = (const char *const[]){"noise", "clock_min_mhz",
+	                                                  "clock_source", "clock_reasons",
+	                                                  "retried", NULL};
+	     *k; k++)
+		CHECK(record_is_measurement(*k));
+}
+
 TEST_MAIN({
 	RUN(test_merge_median_run);
 	RUN(test_merge_wrong_anywhere);
 	RUN(test_merge_mismatch);
+	RUN(test_merge_clock_fields);
 })
