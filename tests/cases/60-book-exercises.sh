@@ -1,7 +1,9 @@
 # Every chapter of the shipped book ends with an Exercises section of at
 # least three {exercise} callouts, one of them "predict, then measure" with a command to
 # run, one that changes a kernel; and no chapter cites its sources by a
-# private label ("seed 001") instead of by name.
+# private label ("seed 001") instead of by name. Every exercise of chapters 01
+# to 15 has a folded answer, and the answer to a "predict, then measure" one
+# computes its numbers from the bundle ({{ ... }}) instead of typing them.
 n=0
 for ch in "$ROOT"/chapters/*.md; do
 	name=$(basename "$ch")
@@ -21,3 +23,35 @@ for ch in "$ROOT"/chapters/*.md; do
 		fail "$name: no exercise changes a kernel"
 done
 [ "$n" -ge 9 ] || fail "only $n chapters found"
+
+# An exercise with no {answer}, an empty one, or a prediction answered in typed
+# numbers alone: each is named with its file and line.
+bad=$(python3 - "$ROOT"/chapters/[01]*.md <<'PY'
+import re, sys
+for path in sys.argv[1:]:
+    name = path.rsplit("/", 1)[1]
+    lines = open(path).read().split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^(`{3,})\{exercise\}", lines[i])
+        if not m:
+            i += 1
+            continue
+        start, fence = i, m.group(1)
+        i += 1
+        while i < len(lines) and lines[i].strip() != fence:
+            i += 1
+        body = lines[start + 1:i]
+        cut = [k for k, l in enumerate(body) if l.strip() == "{answer}"]
+        where = "%s:%d" % (name, start + 1)
+        if not cut:
+            print(where + ": an exercise without an answer")
+            continue
+        question, answer = body[:cut[0]], body[cut[0] + 1:]
+        if not "".join(answer).strip():
+            print(where + ": an empty answer")
+        elif "Predict, then measure" in " ".join(question) and "{{" not in " ".join(answer):
+            print(where + ": a prediction answered without a computed value")
+PY
+)
+[ -z "$bad" ] || fail "$bad"
