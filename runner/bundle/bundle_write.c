@@ -6,10 +6,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,6 +108,30 @@ static int merge_facts(struct bundle *b, struct exp_result *r)
 		k++;
 	if (k == r->nrows)
 		return 0;
+	/*
+	 * Workers on several GPUs commit into one bundle at once, each from
+	 * its own copy of machine.json: the facts are merged into the file as
+	 * it is now, under a lock on the bundle's folder, so one worker's
+	 * facts never overwrite another's.
+	 */
+	int dfd = open(b->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0)
+		while (flock(dfd, LOCK_EX) != 0 && errno == EINTR)
+			;
+	char *path = bundle_machine_path(b);
+	char *text = file_read(path, NULL);
+	cJSON *now = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	free(path);
+	if (cJSON_IsObject(now)) {
+		cJSON *had = cJSON_GetObjectItemCaseSensitive(now, "measured");
+		if (b->machine && cJSON_IsObject(had)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(b->machine, "measured");
+			cJSON_AddItemToObject(b->machine, "measured",
+			                      cJSON_Duplicate(had, 1));
+		}
+	}
+	cJSON_Delete(now);
 	if (!b->machine)
 		b->machine = cJSON_CreateObject();
 	cJSON *measured = cJSON_GetObjectItemCaseSensitive(b->machine, "measured");
@@ -123,7 +149,10 @@ static int merge_facts(struct bundle *b, struct exp_result *r)
 		                      cJSON_Duplicate(val, 1));
 		n++;
 	}
-	return n ? bundle_set_machine(b, b->machine) : 0;
+	int rc = n ? bundle_set_machine(b, b->machine) : 0;
+	if (dfd >= 0)
+		close(dfd); /* and the lock with it */
+	return rc;
 }
 
 /* One file of a commit: its final path, its temporary one, its data. */

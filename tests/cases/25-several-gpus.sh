@@ -91,3 +91,27 @@ CUDA_VISIBLE_DEVICES=5 build --gpus 2 --rerun-all --runs 1
 expect_rc 0
 expect_err "warning: --gpus 2, but 1 GPU of one model is visible; running on 1"
 grep -q '"dev":"5"' res/a.jsonl || fail "with one inherited GPU the run left it"
+
+# Facts that experiments on two GPUs measure all reach machine.json: each
+# worker commits from its own copy of the bundle, so a fact merged by one
+# must not be lost when the other writes machine.json after it.
+for k in a b c d; do
+	kernel $k <<C
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fprintf(f, "{\"fact\":\"fact_$k\",\"value\":1}\n");
+	return 0;
+}
+C
+done
+rm -rf res
+build --gpus 2
+expect_rc 0
+python3 - <<'PY' || fail "facts measured on two GPUs were lost from machine.json: $(cat res/machine.json)"
+import json
+m = json.load(open("res/machine.json"))["measured"]
+assert sorted(m) == ["fact_a", "fact_b", "fact_c", "fact_d"], m
+PY
