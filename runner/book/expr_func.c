@@ -69,8 +69,9 @@ int ref_records(struct bundle *b, const char *id, struct eval_facts *facts,
 	int need = bundle_needs(b, id);
 	if (need) {
 		facts->need_cc = need;
-		*err = xasprintf("experiment '%s' needs compute capability %d.%d",
-		                 id, need / 10, need % 10);
+		char w[48];
+		*err = xasprintf("experiment '%s' needs compute capability %s", id,
+		                 cc_need_words(need, w, sizeof w));
 		return -1;
 	}
 	facts->outdated |= bundle_outdated(b, id);

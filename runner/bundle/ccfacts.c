@@ -3,6 +3,7 @@
 #include "bundle/ccfacts.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -123,7 +124,29 @@ int cc_requirement(const char *text, int *cc)
 		return -1;
 	memcpy(word, text, n);
 	word[n] = '\0';
-	return cc_parse(word, cc) == 0 && *cc >= 10 ? 0 : -1;
+	int exact = n > 3 && !strncmp(word, "sm_", 3) && word[n - 1] == 'a';
+	if (exact)
+		word[n - 1] = '\0';
+	if (cc_parse(word, cc) != 0 || *cc < 10)
+		return -1;
+	if (exact)
+		*cc += CC_EXACT;
+	return 0;
+}
+
+int cc_meets(int cc, int need)
+{
+	if (need <= 0)
+		return 1;
+	return need >= CC_EXACT ? cc == need - CC_EXACT : cc >= need;
+}
+
+const char *cc_need_words(int need, char *buf, unsigned size)
+{
+	int c = need >= CC_EXACT ? need - CC_EXACT : need;
+	snprintf(buf, size, need >= CC_EXACT ? "%d.%d (sm_%da; no later card)"
+	                                     : "%d.%d", c / 10, c % 10, c);
+	return buf;
 }
 
 static int row_value(const struct cc_row *r, enum col c)

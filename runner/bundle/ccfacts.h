@@ -26,8 +26,11 @@
 /* "9.0", "sm_90", "90" or "9" into 90. 0, or -1 when text is none. */
 int cc_parse(const char *text, int *cc);
 
-/* A requirement, "sm_90", "cc >= 9.0" or "9.0", into 90. 0, or -1 when
- * text is none of these. */
+/* A requirement, "sm_90", "cc >= 9.0" or "9.0", into 90: that capability
+ * or a later one; "sm_90a", Hopper's architecture-specific features
+ * (wgmma, setmaxnreg) that no later card has, into CC_EXACT + 90: that
+ * capability only. 0, or -1 when text is none of these. */
+#define CC_EXACT 1000
 int cc_requirement(const char *text, int *cc);
 
 /*
@@ -50,5 +53,11 @@ int cc_peak(int cc, const char *name, double sm_count, double clock_mhz,
  * reports it too (blocks, threads, registers, shared memory per SM);
  * 0 when not. */
 int cc_fact_known(const char *name);
+
+/* Does a card of capability cc (90) meet requirement need (0: none)? */
+int cc_meets(int cc, int need);
+
+/* need as words, "9.0" or "9.0 (sm_90a; no later card)", into buf. */
+const char *cc_need_words(int need, char *buf, unsigned size);
 
 #endif

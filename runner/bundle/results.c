@@ -520,7 +520,7 @@ void bundle_mark_outdated(struct bundle *b, const char *id,
 
 void bundle_mark_needs(struct bundle *b, const char *id, int cc)
 {
-	if (cc <= 0 || bundle_cc(b) >= cc)
+	if (cc <= 0 || cc_meets(bundle_cc(b), cc))
 		return;
 	static const enum derived derived[] = {DERIVED_PTXAS, DERIVED_SASS,
 	                                       DERIVED_NCU};

@@ -390,7 +390,7 @@ int exper_card_lacks(const struct exper *e, const struct toolchain *tc)
 	                            : NULL;
 	return e->need_cc && (!cJSON_IsString(pc) ||
 	                      cc_parse(pc->valuestring, &cc) != 0 ||
-	                      cc < e->need_cc);
+	                      !cc_meets(cc, e->need_cc));
 }
 
 int book_plan_exper(struct exper *e, struct bundle *b,

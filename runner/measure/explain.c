@@ -9,6 +9,7 @@
 #include "base/buf.h"
 #include "base/exec.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 #include "bundle/state.h"
 #include "measure/build.h"
 #include "measure/machine.h"
@@ -199,9 +200,12 @@ int book_explain(struct book *bk, struct bundle *b, const char *id,
 		printf("%s (%s:%d) will fail on the next build: %s.\n", e->id,
 		       e->ch->path, e->dir->line, e->why ? e->why : "see above");
 	} else if (lacks) {
+	{
+		char w[48];
 		printf("%s (%s:%d) will not run here: it needs compute capability "
-		       "%d.%d.\n", e->id, e->ch->path, e->dir->line, e->need_cc / 10,
-		       e->need_cc % 10);
+		       "%s.\n", e->id, e->ch->path, e->dir->line,
+		       cc_need_words(e->need_cc, w, sizeof w));
+	}
 	} else if (go && e->cuda && !o->compile_only && machine_check(b, &tc)) {
 		printf("%s (%s:%d) will not run on the next build: %s was measured "
 		       "on another GPU (see above).\n", e->id, e->ch->path,

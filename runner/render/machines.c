@@ -13,6 +13,7 @@
 
 #include "book/expr.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 
 /* ---- the set ------------------------------------------------------------------ */
 
@@ -147,9 +148,10 @@ enum claim_state machines_claim_eval(const struct inline_expr *e,
 	enum claim_state st = CLAIM_UNKNOWN;
 	struct eval_facts f;
 	/* A claim about cards this one is not. */
-	if (e->need_cc > 0 && bundle_cc(b) < e->need_cc) {
-		*why = xasprintf("needs compute capability %d.%d", e->need_cc / 10,
-		                 e->need_cc % 10);
+	if (e->need_cc > 0 && !cc_meets(bundle_cc(b), e->need_cc)) {
+		char w[48];
+		*why = xasprintf("needs compute capability %s",
+		                 cc_need_words(e->need_cc, w, sizeof w));
 		return CLAIM_MISSING;
 	}
 	int rc = expr_eval_at(e->text, b, &v, &err, &f);

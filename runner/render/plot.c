@@ -263,7 +263,21 @@ static int chart_limits(struct chart *c, struct bundle *b, struct plot *out)
 		if (bar)
 			*bar = '\0';
 		struct value v;
-		int rc = expr_eval(spec, b, &v, &e);
+		struct eval_facts f;
+		int rc = expr_eval_at(spec, b, &v, &e, &f);
+		if (rc != 0 && f.need_cc) {
+			/* A roof of a unit this card lacks (BF16 on a T4): not drawn,
+			 * and said so under the chart. */
+			char *note = xasprintf("%s%s%s is not drawn: %s.",
+			                       out->note ? out->note : "",
+			                       out->note ? " " : "",
+			                       bar ? str_trim(bar + 1) : str_trim(spec), e);
+			free(out->note);
+			out->note = note;
+			free(e);
+			free(spec);
+			continue;
+		}
 		if (rc == 0)
 			rc = value_scalar(&v, &e);
 		if (rc != 0 || v.type != VAL_NUM) {

@@ -12,6 +12,7 @@
 #include "render/keys.h"
 #include "render/piece.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 #include "render/xref.h"
 
 /* Evaluate e; a claim becomes 1 (holds) or 0. 0 or -1 with *err. */
@@ -129,7 +130,7 @@ static void value_make(struct page_ctx *c, const void *arg,
 	/* A claim counts once its expression has a value, true, false or
 	 * neither. */
 	int need = e->need_cc > 0 ? e->need_cc : 0;
-	if (need && bundle_cc(c->s->b) >= need)
+	if (need && cc_meets(bundle_cc(c->s->b), need))
 		need = 0;
 	int rc = need ? -1 : expr_eval_at(e->text, c->s->b, &v, &err, &f);
 	if (need || (rc != 0 && f.need_cc)) {
@@ -224,9 +225,10 @@ void needs_html(struct buf *out, const char *what, int cc, int claim)
 	buf_printf(out, "<span class=\"%snot-applicable\" title=\"",
 	           claim ? "check " : "");
 	buf_puts_html(out, what);
+	char w[48];
 	if (cc > 0)
-		buf_printf(out, "\">needs compute capability %d.%d</span>", cc / 10,
-		           cc % 10);
+		buf_printf(out, "\">needs compute capability %s</span>",
+		           cc_need_words(cc, w, sizeof w));
 	else
 		buf_puts(out, "\">not on this card</span>");
 }

@@ -64,7 +64,7 @@ for x in r:
         x["gflops"] = min(x["gflops"], 0.7 * blas["gflops"])'
 build --no-run --strict
 expect_rc 1
-expect_err "14-tensor.md:$(line 'check requires sm_90: max(gemm.gflops\[step!=cublas, n=4096'):"
+expect_err "14-tensor.md:$(line 'check requires sm_90a: max(gemm.gflops\[step!=cublas, n=4096'):"
 build --no-run
 expect_rc 0
 expect_err "warning: claim does not hold"
