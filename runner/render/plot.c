@@ -8,10 +8,8 @@
 #include "render/plot.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/buf.h"
 #include "render/chart.h"
@@ -265,12 +263,9 @@ static int chart_limits(struct chart *c, struct bundle *b, struct plot *out)
 		struct value v;
 		struct eval_facts f;
 		int rc = expr_eval_at(spec, b, &v, &e, &f);
-		if (rc != 0 && f.need_cc) {
-			/* A roof of a unit this card lacks (BF16 on a T4): not drawn,
-			 * and said so under the chart. */
-			char *note = xasprintf("%s%s%s is not drawn: %s.",
-			                       out->note ? out->note : "",
-			                       out->note ? " " : "",
+		if (rc != 0 && f.need_cc) { /* a unit this card lacks: not drawn */
+			char *note = xasprintf("%s%s%s is not drawn: %s.", out->note ?
+			                       out->note : "", out->note ? " " : "",
 			                       bar ? str_trim(bar + 1) : str_trim(spec), e);
 			free(out->note);
 			out->note = note;
