@@ -251,7 +251,8 @@ out:
 	return rc;
 }
 
-/* Each limit: evaluated once, with its text; 0 or -1 (reported). */
+/* Each limit the card has a unit for: evaluated once, with its text; 0 or
+ * -1 (reported). */
 static int chart_limits(struct chart *c, struct bundle *b, struct plot *out)
 {
 	const struct directive *d = c->d;
@@ -263,7 +264,13 @@ static int chart_limits(struct chart *c, struct bundle *b, struct plot *out)
 		if (bar)
 			*bar = '\0';
 		struct value v;
-		int rc = expr_eval(spec, b, &v, &e);
+		struct eval_facts f;
+		int rc = expr_eval_at(spec, b, &v, &e, &f);
+		if (rc != 0 && f.need_cc) {
+			free(e);
+			free(spec);
+			continue;
+		}
 		if (rc == 0)
 			rc = value_scalar(&v, &e);
 		if (rc != 0 || v.type != VAL_NUM) {
