@@ -60,4 +60,4 @@ cp "$ROOT/tests/fixtures/launch-h100.jsonl" res/launch.jsonl
 
 set_record stream 0 us 6.0
 build --no-run
-expect_err "chapters/15-launch.md:$(line_of 15-launch.md '{{check abs(1000 * min(reduce.ms[n=16384])'): warning: claim does not hold on res"
+expect_err "chapters/15-launch.md:$(line_of 15-launch.md '{{check 1000 * min(reduce.ms[n=16384]) > 0.9 * 2 * launch.us[method=stream, us_set=0]'): warning: claim does not hold on res"
