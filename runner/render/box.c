@@ -13,6 +13,7 @@
 #include "book/expr.h"
 #include "book/format.h"
 #include "base/util.h"
+#include "bundle/ccfacts.h"
 
 const char *machine_str(const struct bundle *b, const char *key)
 {
@@ -204,8 +205,9 @@ int data_needs(struct page_ctx *c, const char *data, const char *what,
 	if (!need)
 		return 0;
 	int cc = bundle_cc(c->s->b);
+	char w[48];
 	buf_printf(out, "<p class=\"note not-applicable\">This %s needs compute "
-	           "capability %d.%d", what, need / 10, need % 10);
+	           "capability %s", what, cc_need_words(need, w, sizeof w));
 	if (cc)
 		buf_printf(out, "; this card has %d.%d", cc / 10, cc % 10);
 	buf_puts(out, ". It is not run here, and nothing of it is checked.</p>\n");
