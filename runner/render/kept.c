@@ -125,17 +125,33 @@ static void files_key(char key[33])
 	hasher_done(h, key);
 }
 
-/* Is the line name (len bytes) one of list's lines? */
-static int listed(const char *list, size_t n, const char *name, size_t len)
+struct line {
+	const char *p;
+	size_t len;
+};
+
+static int line_cmp(const void *a, const void *b)
 {
-	for (const char *p = list, *end = list + n; p < end;) {
+	const struct line *x = a, *y = b;
+	int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The lines of text (n bytes), sorted, for bsearch; *count of them. */
+static struct line *lines_sorted(const char *text, size_t n, size_t *count)
+{
+	struct line *v = NULL;
+	size_t k = 0;
+	for (const char *p = text, *end = text + n; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		if (l == len && !memcmp(p, name, len))
-			return 1;
+		*ARRAY_PUSH(v, k) = (struct line){p, l};
 		p += l + 1;
 	}
-	return 0;
+	if (k)
+		qsort(v, k, sizeof *v, line_cmp);
+	*count = k;
+	return v;
 }
 
 void kept_files_prune(struct store *st, const char *dir, const char *made,
@@ -143,22 +159,27 @@ void kept_files_prune(struct store *st, const char *dir, const char *made,
 {
 	char key[33];
 	files_key(key);
-	size_t n;
+	size_t n, nmade = 0;
 	const char *old = store_get(st, key, &n);
+	/* The same files as last time, as on most builds: nothing to look up. */
+	if (old && n == len && !memcmp(old, made, len))
+		old = NULL;
+	struct line *sorted = old ? lines_sorted(made, len, &nmade) : NULL;
 	for (const char *p = old, *end = old ? old + n : NULL; p && p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *rel = xstrndup(p, l);
+		struct line l = {p, nl ? (size_t)(nl - p) : (size_t)(end - p)};
+		char *rel = xstrndup(p, l.len);
 		/* A name the site could hold: relative, and never climbing out. */
-		if (l && !listed(made, len, p, l) && rel[0] != '/' &&
-		    !strstr(rel, "..") && !strchr(rel, '\\')) {
+		if (l.len && !(nmade && bsearch(&l, sorted, nmade, sizeof l, line_cmp)) &&
+		    rel[0] != '/' && !strstr(rel, "..") && !strchr(rel, '\\')) {
 			char *path = path_join(dir, rel);
 			unlink(path);
 			free(path);
 		}
 		free(rel);
-		p += l + 1;
+		p += l.len + 1;
 	}
+	free(sorted);
 	store_put(st, key, made, len);
 }
 
