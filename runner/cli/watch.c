@@ -27,7 +27,7 @@
 #include "base/exec.h"
 
 /* A burst of events ends when none came for QUIET_MS, or after BURST_MS. */
-#define QUIET_MS 50
+#define QUIET_MS 30
 #define BURST_MS 1000
 
 /* ---- what a build did ------------------------------------------------------ */
