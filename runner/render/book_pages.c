@@ -60,12 +60,21 @@ static const struct fact_view card_facts[] = {
 	{"peak_fp32_gflops", "FP32 peak of the chip", 1.0 / 1000, "TFLOP/s", 1},
 	{"bw_theoretical_gbps", "DRAM bandwidth on paper (clock × 2 × bus)", 1,
 	 "GB/s", 0},
+	{"power_limit_w", "Power limit", 1, "W", 0},
+	{"power_default_limit_w", "Power limit, default", 1, "W", 0},
+	{"persistence_mode", "Persistence mode", 1, NULL, -1},
+	{"ecc", "ECC", 1, NULL, -1},
+	{"mig", "MIG", 1, NULL, -1},
 	{NULL, NULL, 0, NULL, 0},
 };
 
 static const struct fact_view measured_facts[] = {
 	{"bw_copy_gbps", "Device copy, best kernel (read + write)", 1, "GB/s", 0},
 	{"bw_memcpy_gbps", "cudaMemcpy device to device", 1, "GB/s", 0},
+	{"bw_read_gbps", "DRAM read-only stream", 1, "GB/s", 0},
+	{"bw_write_gbps", "DRAM write-only stream", 1, "GB/s", 0},
+	{"bw_read2write1_gbps", "DRAM two reads per write (c = a + b)", 1, "GB/s", 0},
+	{"dram_latency_ns", "DRAM load latency, idle (pointer chase)", 1, "ns", 0},
 	{"bw_l2_gbps", "L2 read bandwidth", 1, "GB/s", 0},
 	{"fp64_fma_ratio", "FP32 FMA rate over FP64 FMA rate", 1, NULL, 2},
 	{"peak_fp64_gflops", "FP64 peak of the chip", 1.0 / 1000, "TFLOP/s", 1},
@@ -80,13 +89,15 @@ static int fact_rows(const cJSON *obj, const struct fact_view *v,
 	int any = 0;
 	for (; v->key; v++) {
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, v->key);
-		if (!cJSON_IsNumber(f) && !cJSON_IsString(f))
+		if (!cJSON_IsNumber(f) && !cJSON_IsString(f) && !cJSON_IsBool(f))
 			continue;
 		any = 1;
 		buf_puts(out, "<tr><th scope=\"row\">");
 		buf_puts_html(out, v->words);
 		buf_puts(out, "</th><td class=\"num\">");
-		if (cJSON_IsString(f) || v->decimals < 0)
+		if (cJSON_IsBool(f))
+			buf_puts(out, cJSON_IsTrue(f) ? "on" : "off");
+		else if (cJSON_IsString(f) || v->decimals < 0)
 			field_text(out, f);
 		else
 			buf_printf(out, "%.*f", v->decimals, f->valuedouble * v->scale);

@@ -91,3 +91,21 @@ diff -r "$ROOT/results/h100" res > /dev/null || fail "rendering changed results/
 files() { (cd "$1" && find . -type f -exec stat -c '%n %y' {} + | LC_ALL=C sort); }
 [ "$(files "$ROOT/results/h100")" = "$(files res)" ] ||
 	fail "rendering touched results/h100: $(diff <(files "$ROOT/results/h100") <(files res))"
+
+# The provenance page shows the card's settings as the probe recorded them,
+# and the bandwidths and latency the machine experiment measured.
+rm -rf res site
+cp -r "$ROOT/results/h200" res
+python3 - <<'PY'
+import json
+m = json.load(open("res/machine.json"))
+m.update(persistence_mode=False, ecc=True, mig=False, power_limit_w=450)
+m["measured"]["dram_latency_ns"] = 123.4
+json.dump(m, open("res/machine.json", "w"))
+PY
+build --no-run
+expect_rc 0
+expect_html provenance.html 'Persistence mode</th><td class="num">off</td>'
+expect_html provenance.html 'ECC</th><td class="num">on</td>'
+expect_html provenance.html 'Power limit</th><td class="num">450 W</td>'
+expect_html provenance.html 'DRAM load latency, idle (pointer chase)</th><td class="num">123 ns</td>'
