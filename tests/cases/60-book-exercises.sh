@@ -1,8 +1,8 @@
 # Every chapter of the shipped book ends with an Exercises section of at
 # least three {exercise} callouts, one of them "predict, then measure" with a command to
 # run, one that changes a kernel; and no chapter cites its sources by a
-# private label ("seed 001") instead of by name. Every exercise of chapters 01
-# to 15 has a folded answer, and the answer to a "predict, then measure" one
+# private label ("seed 001") instead of by name. Every exercise of every
+# chapter, the appendix included, has a folded answer, and the answer to a "predict, then measure" one
 # computes its numbers from the bundle ({{ ... }}) instead of typing them.
 n=0
 for ch in "$ROOT"/chapters/*.md; do
@@ -26,7 +26,7 @@ done
 
 # An exercise with no {answer}, an empty one, or a prediction answered in typed
 # numbers alone: each is named with its file and line.
-bad=$(python3 - "$ROOT"/chapters/[01]*.md <<'PY'
+cat > answers.py <<'PY'
 import re, sys
 for path in sys.argv[1:]:
     name = path.rsplit("/", 1)[1]
@@ -53,5 +53,44 @@ for path in sys.argv[1:]:
         elif "Predict, then measure" in " ".join(question) and "{{" not in " ".join(answer):
             print(where + ": a prediction answered without a computed value")
 PY
-)
+bad=$(python3 answers.py "$ROOT"/chapters/*.md)
 [ -z "$bad" ] || fail "$bad"
+
+# The check itself, on a chapter that gets each wrong: a prediction whose words
+# wrap across lines answered in typed numbers, an answer left empty, one
+# missing behind a longer fence that holds code, and one answered well.
+chapter 99-bad.md <<'EOF'
+## Exercises
+
+```{exercise}
+*Predict,
+then measure.* Read 64 MiB.
+{answer}
+About 3000 GB/s.
+```
+
+```{exercise}
+*Change the kernel.* Unroll it.
+{answer}
+
+```
+
+````{exercise}
+Run this:
+
+```sh
+build/exp/method --mb 64
+```
+````
+
+```{exercise}
+*Predict, then measure.* Sum it.
+{answer}
+{{ max(sums.n) %d }}
+```
+EOF
+OUT=$(python3 answers.py chapters/99-bad.md)
+expect_err "99-bad.md:3: a prediction answered without a computed value"
+expect_err "99-bad.md:10: an empty answer"
+expect_err "99-bad.md:16: an exercise without an answer"
+[ "$(printf '%s\n' "$OUT" | wc -l)" = 3 ] || fail "want 3 faults named, got: $OUT"
