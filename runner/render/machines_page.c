@@ -105,10 +105,11 @@ static int fact_html(const struct fact *f, struct bundle *b, struct buf *out)
 	return rc;
 }
 
-static int claims_holding(const struct book *bk, struct bundle *b, int *total)
+static int claims_holding(const struct book *bk, struct bundle *b, int *total,
+                          int *missing)
 {
 	int holds = 0;
-	*total = 0;
+	*total = *missing = 0;
 	for (size_t i = 0; i < bk->nchs; i++)
 		for (size_t k = 0; k < bk->chs[i]->nvalues; k++) {
 			const struct inline_expr *e = &bk->chs[i]->values[k];
@@ -116,7 +117,9 @@ static int claims_holding(const struct book *bk, struct bundle *b, int *total)
 			if (!e->check)
 				continue;
 			(*total)++;
-			holds += machines_claim_eval(e, b, &why) == CLAIM_HOLDS;
+			enum claim_state st = machines_claim_eval(e, b, &why);
+			holds += st == CLAIM_HOLDS;
+			*missing += st == CLAIM_MISSING;
 			free(why);
 		}
 	return holds;
@@ -149,8 +152,13 @@ static void facts_table(const struct book *bk, struct machine_set *ms,
 	buf_free(&row);
 	buf_puts(out, "<tr><th scope=\"row\">claims that hold</th>");
 	for (size_t m = 0; m < ms->n; m++) {
-		int total, holds = claims_holding(bk, ms->b[m], &total);
-		buf_printf(out, "<td>%d of %d</td>", holds, total);
+		int total, missing, holds = claims_holding(bk, ms->b[m], &total,
+		                                           &missing);
+		buf_printf(out, "<td>%d of %d", holds, total);
+		if (missing)
+			buf_printf(out, " (%d not measured or not for this card)",
+			           missing);
+		buf_puts(out, "</td>");
 	}
 	buf_puts(out, "</tr>\n</tbody></table></div>\n");
 }
