@@ -74,6 +74,9 @@ struct plot {
 	int marks;           /* then one layer of rings, if any; then limits */
 	struct hover *hover;
 	size_t nhover;
+	double *limit_fy; /* each limit's height in the plot area (0 to 1), the
+	                     last nlimits layers' */
+	size_t nlimits;
 	double box[2][4]; /* the plot area of each drawing, in pixels from
 	                     the top left: left, right, top, bottom */
 	int boxed;        /* box is known */

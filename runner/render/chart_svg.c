@@ -113,8 +113,14 @@ void chart_hover_make(const struct chart *c, struct plot *out)
 			h->title = point_title(c, sr, p);
 		}
 	}
-	for (size_t i = 0; i < c->nlim; i++)
+	out->nlimits = c->nlim;
+	out->limit_fy = xcalloc(c->nlim + 1, sizeof *out->limit_fy);
+	for (size_t i = 0; i < c->nlim; i++) {
 		out->layer_titles[out->nlayers - c->nlim + i] = xstrdup(c->lim[i].text);
+		out->limit_fy[i] = c->logy && c->lim[i].v <= 0
+		                       ? -1
+		                       : axis_frac(c->lim[i].v, c->ylo, c->yhi, c->logy);
+	}
 	free(order);
 }
 
@@ -260,6 +266,18 @@ static void hover_layer(const struct plot *p, struct buf *out)
 	buf_puts_html(out, p->svg_title);
 	buf_printf(out, "</title><rect width=\"%d\" height=\"%d\"/>"
 	           "<g class=\"chart-points\">\n", p->width, p->height);
+	/* A limit line answers with its words and value; under the points,
+	 * so a point on a roof still answers for itself. */
+	for (size_t i = 0; i < p->nlimits; i++) {
+		double fy = p->limit_fy[i];
+		if (fy < 0 || fy > 1)
+			continue;
+		buf_puts(out, "<g><title>");
+		buf_puts_html(out, p->layer_titles[p->nlayers - p->nlimits + i]);
+		buf_printf(out, "</title><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+		           "y2=\"%.1f\" stroke=\"transparent\" stroke-width=\"8\"/></g>\n",
+		           b[0], b[1], b[3] - fy * ph, b[3] - fy * ph);
+	}
 	for (size_t i = 0; i < p->nhover;) {
 		size_t s = p->hover[i].series, j = i;
 		buf_puts(out, "<g><title>");

@@ -54,6 +54,7 @@ void plot_free(struct plot *p)
 	for (size_t i = 0; i < p->nhover; i++)
 		free(p->hover[i].title);
 	free(p->hover);
+	free(p->limit_fy);
 	memset(p, 0, sizeof *p);
 }
 
@@ -478,8 +479,7 @@ static struct memo {
 } *memo;
 static size_t nmemo;
 
-/* The chart plot_prepare made for d, when there is one drawn: 1 (in *out)
- * or 0. */
+/* The chart plot_prepare made for d, if one was drawn: 1 (in *out) or 0. */
 static int plot_memo_take(const struct directive *d, const struct bundle *b,
                           const char *site_dir, struct plot *out)
 {

@@ -93,6 +93,10 @@ cp -r "$ROOT/chapters" "$ROOT/kernels" .
 cp -r "$ROOT/results/h200" res
 build --no-run
 "$ROOT/tests/hovercheck" site/*.html > titles.txt 2> problems.txt || fail "$(head -20 problems.txt)"
+# A roof answers a hover too, with its words and its value, on the line
+# gnuplot drew (hovercheck holds it within 2 px of that line).
+grep -q '<g><title>read roof: a DRAM read stream [0-9]* GB/s</title><line ' site/reduction.html ||
+	fail "the reduction chart's read roof answers no hover"
 python3 - titles.txt res/reduce.jsonl <<'PY' || fail "reduction points say other numbers than the records"
 import json, re, sys
 recs = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
