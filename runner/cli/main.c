@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,32 +38,6 @@
 #include "cli/usage.h"
 
 #define VERSION "1.0"
-
-static int usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "labbook: ");
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nRun 'labbook %s--help' for the options.\n", cmd);
-	return 2;
-}
-
-/* An unknown option (getopt_long returned '?') or one without its value
- * (':'), as getopt_long left it in argv[optind - 1] and optopt. */
-static int getopt_error(const char *cmd, int c, char **argv)
-{
-	char shortopt[3] = {'-', (char)optopt, '\0'};
-	/* A long option's optopt is its code (256 and up), or 0. */
-	const char *opt = optopt > 0 && optopt < 256 ? shortopt : argv[optind - 1];
-	if (c == ':')
-		return usage_error(cmd, "%s needs a value", opt);
-	return usage_error(cmd, "unknown option '%s'", opt);
-}
 
 enum {
 	OPT_CHAPTERS = 256, OPT_RESULTS, OPT_SITE, OPT_TEMPLATES, OPT_TITLE,
@@ -171,7 +144,7 @@ static int cmd_build(int argc, char **argv)
 		case OPT_STRICT: strict = 1; break;
 		case OPT_LINK:
 			if (!link_ok(optarg)) {
-				usage_error("build ", "--link wants 'URL|TEXT', a link and "
+				usage_fail("build ", "--link wants 'URL|TEXT', a link and "
 				            "its words, not '%s'", optarg);
 				goto out;
 			}
@@ -183,7 +156,7 @@ static int cmd_build(int argc, char **argv)
 			goto out;
 		case 'j':
 			if (parse_long(optarg, 1, 1024, &n) != 0) {
-				usage_error("build ", "-j wants a positive number (a whole "
+				usage_fail("build ", "-j wants a positive number (a whole "
 				            "number up to 1024), not '%s'", optarg);
 				goto out;
 			}
@@ -191,7 +164,7 @@ static int cmd_build(int argc, char **argv)
 			break;
 		case OPT_GPUS:
 			if (parse_long(optarg, 1, 1024, &n) != 0) {
-				usage_error("build ", "--gpus wants a positive number (a "
+				usage_fail("build ", "--gpus wants a positive number (a "
 				            "whole number up to 1024), not '%s'", optarg);
 				goto out;
 			}
@@ -199,7 +172,7 @@ static int cmd_build(int argc, char **argv)
 			break;
 		case OPT_RUNS:
 			if (parse_long(optarg, 1, RUNS_MAX, &n) != 0) {
-				usage_error("build ", "--runs wants a positive number (a "
+				usage_fail("build ", "--runs wants a positive number (a "
 				            "whole number up to %d), not '%s'", RUNS_MAX, optarg);
 				goto out;
 			}
@@ -210,7 +183,7 @@ static int cmd_build(int argc, char **argv)
 			if (parse_double(optarg, 0.001, TIMEOUT_MAX,
 			                 c == OPT_TIMEOUT ? &ro.timeout
 			                                  : &ro.compile_timeout) != 0) {
-				usage_error("build ", "%s wants seconds, more than 0 and at "
+				usage_fail("build ", "%s wants seconds, more than 0 and at "
 				            "most %.0f, not '%s'", c == OPT_TIMEOUT
 				            ? "--timeout" : "--compile-timeout",
 				            TIMEOUT_MAX, optarg);
@@ -218,12 +191,12 @@ static int cmd_build(int argc, char **argv)
 			}
 			break;
 		default:
-			getopt_error("build ", c, argv);
+			usage_fail_getopt("build ", c, argv);
 			goto out;
 		}
 	}
 	if (optind < argc) {
-		usage_error("build ", "build takes no arguments, only options; "
+		usage_fail("build ", "build takes no arguments, only options; "
 		            "found '%s'", argv[optind]);
 		goto out;
 	}
@@ -397,12 +370,12 @@ static int cmd_eval(int argc, char **argv)
 			fputs(usage_eval, stdout);
 			return 0;
 		} else
-			return getopt_error("eval ", c, argv);
+			return usage_fail_getopt("eval ", c, argv);
 	}
 	if (optind == argc)
-		return usage_error("eval ", "eval needs an expression");
+		return usage_fail("eval ", "eval needs an expression");
 	if (optind + 1 < argc)
-		return usage_error("eval ", "eval takes one expression; quote it "
+		return usage_fail("eval ", "eval takes one expression; quote it "
 		                   "('%s')", argv[optind + 1]);
 	const char *expr = argv[optind];
 	struct bundle *b = bundle_open(results);
@@ -471,22 +444,22 @@ static int cmd_compare(int argc, char **argv)
 		switch (c) {
 		case OPT_MAX_DIFF:
 			if (parse_percent(optarg, &o.max_diff) != 0)
-				return usage_error("compare ", "--max-diff wants a "
+				return usage_fail("compare ", "--max-diff wants a "
 				                   "percentage, not '%s'", optarg);
 			break;
 		case OPT_MIN_DIFF:
 			if (parse_percent(optarg, &o.min_diff) != 0)
-				return usage_error("compare ", "--min-diff wants a "
+				return usage_fail("compare ", "--min-diff wants a "
 				                   "percentage, not '%s'", optarg);
 			break;
 		case OPT_MAX_NOISE:
 			if (parse_percent(optarg, &o.max_noise) != 0)
-				return usage_error("compare ", "--max-noise wants a "
+				return usage_fail("compare ", "--max-noise wants a "
 				                   "percentage, not '%s'", optarg);
 			break;
 		case OPT_MIN_MS:
 			if (parse_double(optarg, 0, 1e9, &o.min_ms) != 0)
-				return usage_error("compare ", "--min-ms wants "
+				return usage_fail("compare ", "--min-ms wants "
 				                   "milliseconds, not '%s'", optarg);
 			break;
 		case OPT_REPEAT: repeat = optarg; break;
@@ -494,14 +467,14 @@ static int cmd_compare(int argc, char **argv)
 		case OPT_JSON: o.json = optarg; break;
 		case OPT_ALL: o.all = 1; break;
 		case 'h': fputs(usage_compare, stdout); return 0;
-		default: return getopt_error("compare ", c, argv);
+		default: return usage_fail_getopt("compare ", c, argv);
 		}
 	}
 	if (argc - optind != 2)
-		return usage_error("compare ", "compare needs two bundles, A and B; "
+		return usage_fail("compare ", "compare needs two bundles, A and B; "
 		                   "found %d", argc - optind);
 	if (repeat && no_repeat)
-		return usage_error("compare ", "--repeat and --no-repeat contradict "
+		return usage_fail("compare ", "--repeat and --no-repeat contradict "
 		                   "each other");
 	const char *da = argv[optind], *db = argv[optind + 1];
 	struct bundle *a = bundle_open(da);
@@ -531,11 +504,11 @@ static int cmd_init(int argc, char **argv)
 		switch (c) {
 		case 'f': force = 1; break;
 		case 'h': fputs(usage_init, stdout); return 0;
-		default: return getopt_error("init ", c, argv);
+		default: return usage_fail_getopt("init ", c, argv);
 		}
 	}
 	if (argc - optind != 1)
-		return usage_error("init ", "init takes one folder, the new book's");
+		return usage_fail("init ", "init takes one folder, the new book's");
 	return init_book(argv[optind], force) != 0;
 }
 
@@ -562,6 +535,6 @@ int main(int argc, char **argv)
 		return cmd_init(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "explain"))
 		return explain_main(argc - 1, argv + 1);
-	return usage_error("", "unknown command '%s'; commands: build, watch, "
+	return usage_fail("", "unknown command '%s'; commands: build, watch, "
 	                   "explain, eval, compare, init", argv[1]);
 }
