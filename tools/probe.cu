@@ -1,7 +1,8 @@
 /*
  * probe.cu - the GPU facts labbook records in a bundle's machine.json.
  * Built with no target architecture, so the driver compiles its PTX for
- * whatever card is present. Prints one JSON object.
+ * whatever card is present. Prints one JSON object; labbook adds the
+ * figures that follow from the compute capability (its facts table).
  */
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -12,15 +13,6 @@ static int attr(cudaDeviceAttr a, int dev)
 	int v = 0;
 	cudaDeviceGetAttribute(&v, a, dev);
 	return v;
-}
-
-static int fp32_lanes(int cc)
-{
-	if (cc < 50)
-		return 192;
-	if (cc == 60 || cc == 70 || cc == 72 || cc == 75 || cc == 80)
-		return 64;
-	return 128;
 }
 
 /*
@@ -77,7 +69,6 @@ int main(void)
 	int sm_khz = attr(cudaDevAttrClockRate, dev);
 	int mem_khz = attr(cudaDevAttrMemoryClockRate, dev);
 	int bus = attr(cudaDevAttrGlobalMemoryBusWidth, dev);
-	double peak_sm = fp32_lanes(cc) * 2.0 * sm_khz / 1e6;
 	char uuid[64];
 	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
 	snprintf(uuid, sizeof uuid,
@@ -102,12 +93,9 @@ int main(void)
 	printf("  \"max_threads_per_sm\": %d,\n", p.maxThreadsPerMultiProcessor);
 	printf("  \"max_blocks_per_sm\": %d,\n", p.maxBlocksPerMultiProcessor);
 	printf("  \"warp_size\": %d,\n", p.warpSize);
-	printf("  \"fp32_lanes_per_sm\": %d,\n", fp32_lanes(cc));
 	print_settings(dev);
 	printf("  \"cuda_driver\": \"%d.%d\",\n", driver / 1000, driver % 1000 / 10);
 	printf("  \"cuda_runtime\": \"%d.%d\",\n", runtime / 1000, runtime % 1000 / 10);
-	printf("  \"peak_fp32_gflops_sm\": %.1f,\n", peak_sm);
-	printf("  \"peak_fp32_gflops\": %.1f,\n", peak_sm * p.multiProcessorCount);
 	printf("  \"bw_theoretical_gbps\": %.1f\n",
 	       mem_khz * 1e3 * 2.0 * bus / 8 / 1e9);
 	printf("}\n");

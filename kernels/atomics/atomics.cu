@@ -42,6 +42,7 @@
  *           --sweep-bins 1:65536:x2
  */
 #include "lab.h"
+#include "atomics/hist_global.cuh"
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -54,20 +55,6 @@ namespace cg = cooperative_groups;
 #define LOADS 4
 
 /* ---- histogram -------------------------------------------------------- */
-
-/* Each thread reads 16 bytes (an int4, four values) at a time, so that the
- * loads are not what limits the counting: n is a multiple of 4. */
-__global__ void hist_global(const int4 *in, long n4, unsigned *hist)
-{
-	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n4;
-	     i += (long)gridDim.x * blockDim.x) {
-		int4 v = in[i];
-		atomicAdd(&hist[v.x], 1u);
-		atomicAdd(&hist[v.y], 1u);
-		atomicAdd(&hist[v.z], 1u);
-		atomicAdd(&hist[v.w], 1u);
-	}
-}
 
 /* The lanes holding the same bin find each other; the lowest adds for all. */
 __device__ void add_aggregated(unsigned *hist, int v)

@@ -33,26 +33,13 @@
  *           --l2-n 4194304 --l2-bins 4096 --l2-sizes 1,2,4,8
  */
 #include "lab.h"
+#include "atomics/hist_global.cuh"
 
 #include <cooperative_groups.h>
 
 namespace cg = cooperative_groups;
 
 #define THREADS 512
-
-/* Both kernels read an int4 (four values) per thread at a time; n is a
- * multiple of 4. */
-__global__ void hist_global(const int4 *in, long n4, unsigned *hist)
-{
-	for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n4;
-	     i += (long)gridDim.x * blockDim.x) {
-		int4 v = in[i];
-		atomicAdd(&hist[v.x], 1u);
-		atomicAdd(&hist[v.y], 1u);
-		atomicAdd(&hist[v.z], 1u);
-		atomicAdd(&hist[v.w], 1u);
-	}
-}
 
 /* Add one to bin v, in the shared memory of the block that owns it. */
 __device__ void add_owned(cg::cluster_group &cluster, unsigned *s, int v,

@@ -46,7 +46,7 @@
  * min(FP32 peak, intensity x bandwidth) under the HBM (bw_copy_gbps) and
  * the L2 (bw_l2_gbps) roofs, as records of kind "roofline".
  *
- *   machine --mb 64:2048:x2 [--l2-kib 512,1024] --loads 0,1,4,16
+ *   machine --mb 64:1024:x2 [--l2-kib 512,1024] --loads 0,1,4,16
  */
 #include "lab.h"
 
@@ -508,7 +508,7 @@ static void print_facts(const lab::Device &d)
 int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
-	std::vector<long> sizes_mb = args.list("--mb", "64:2048:x2");
+	std::vector<long> sizes_mb = args.list("--mb", "64:1024:x2");
 	std::vector<long> loads = args.list("--loads", "0,1,4,16");
 	for (long L : loads)
 		if (L != 0 && L != 1 && L != 4 && L != 16) {

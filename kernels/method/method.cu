@@ -28,7 +28,7 @@
  *              idle (idle) and right after --load-s seconds of that kernel
  *              (after_load).
  *
- *   method --mb 4:1024:x2 --timer-mb 1,16,256 --rep-mb 16 --reps 100
+ *   method --mb 1:1024:x2 --timer-mb 1,16,256 --rep-mb 16 --reps 100
  */
 #include <mma.h>
 #include <unistd.h>
@@ -429,13 +429,13 @@ static void clock_parts(const Buf &b, double load_s, long iters)
 int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
-	std::vector<long> mbs = args.list("--mb", "4:1024:x2");
+	std::vector<long> mbs = args.list("--mb", "1:1024:x2");
 	std::vector<long> timer_mbs = args.list("--timer-mb", "1,16,256");
 	long rep_mb = args.integer("--rep-mb", 16);
 	int n_reps = (int)args.integer("--reps", 100);
 	std::vector<long> batch_mbs = args.list("--batch-mb", "1,4");
 	int trials = (int)args.integer("--trials", 5);
-	double load_s = args.number("--load-s", 3);
+	double load_s = args.number("--load-s", 1);
 	long iters = args.integer("--heavy-iters", 20000);
 	const lab::Device &dev = lab::device();
 	if (n_reps < 2 || rep_mb < 1 || trials < 1) {

@@ -22,7 +22,7 @@
  * Each timing pools --reps repetitions from each of --contexts fresh CUDA
  * contexts (see main).
  *
- *   nested --depth 4 --n 65536,1048576,16777216 --parts 32 --contexts 32
+ *   nested --depth 4 --n 65536,1048576,16777216 --parts 32 --contexts 8
  */
 #include "lab.h"
 
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 	int depth = (int)args.integer("--depth", 4);
 	std::vector<long> ns = args.list("--n", "65536,1048576,16777216");
 	long parts = args.integer("--parts", 32);
-	int contexts = (int)args.integer("--contexts", 32);
+	int contexts = (int)args.integer("--contexts", 8);
 	long reps = args.integer("--reps", 100);
 	const lab::Device &dev = lab::device();
 	if (depth < 1 || depth > 8 || parts < 1 || parts > 1024 ||

@@ -26,7 +26,7 @@
  * host_bound: true, and `labbook compare` counts them apart from the
  * GPU's.
  *
- *   pinned --mb 1:256:x2 --rounds 5 --reps 8
+ *   pinned --mb 1:256:x4 --rounds 5 --reps 8
  */
 #include "lab.h"
 
@@ -121,7 +121,7 @@ static void emit(const Point &p, const lab::TimeOpts &opts)
 int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
-	std::vector<long> mbs = args.list("--mb", "1:256:x2");
+	std::vector<long> mbs = args.list("--mb", "1:256:x4");
 	int rounds = (int)args.integer("--rounds", 5);
 	int reps = (int)args.integer("--reps", 8);
 	const lab::Device &dev = lab::device();

@@ -289,53 +289,22 @@ __global__ void reduce_shuffle(const int *in, long n, int *part)
 #define BEST_THREADS 256
 #define BEST_LOADS 4
 
-__global__ void __launch_bounds__(BEST_THREADS)
-    reduce_best(const int *__restrict__ in, long n, int *part)
-{
-	const int4 *in4 = (const int4 *)in;
-	long n4 = n / 4;
-	long tile = BEST_THREADS * BEST_LOADS;
-	long tiles = n4 / tile;
-	int v = 0;
-	for (long t = blockIdx.x; t < tiles; t += gridDim.x) {
-		const int4 *p = in4 + t * tile + threadIdx.x;
-		int4 a[BEST_LOADS];
-#pragma unroll
-		for (int k = 0; k < BEST_LOADS; k++)
-			a[k] = __ldg(p + k * BEST_THREADS);
-#pragma unroll
-		for (int k = 0; k < BEST_LOADS; k++)
-			v += (a[k].x + a[k].y) + (a[k].z + a[k].w);
-	}
-	long first = (long)blockIdx.x * BEST_THREADS + threadIdx.x;
-	long step = (long)gridDim.x * BEST_THREADS;
-	for (long i = tiles * tile + first; i < n4; i += step) {
-		int4 a = __ldg(in4 + i);
-		v += (a.x + a.y) + (a.z + a.w);
-	}
-	if (4 * n4 + first < n)
-		v += in[4 * n4 + first];
-	v = block_sum(v);
-	if (threadIdx.x == 0)
-		part[blockIdx.x] = v;
-}
-
 /*
- * work: reduce_best with K FFMAs per int loaded, on four chains of their own
- * (one, zero: x * 1 + 0 keeps x) that asm volatile keeps in the program.
+ * One thread's sum over its tiles and its share of the rest. K > 0 adds K
+ * FFMAs per int loaded (the work sweep), on four chains of their own (one,
+ * zero: x * 1 + 0 keeps x) that asm volatile keeps in the program, so a
+ * warp has independent ones to issue while each waits on its previous
+ * result.
  */
 template <int K>
-__global__ void __launch_bounds__(BEST_THREADS)
-    reduce_work(const int *__restrict__ in, long n, int *part, float one,
-                float zero)
+__device__ __forceinline__ int sum_tiles(const int *__restrict__ in, long n,
+                                         float one, float zero)
 {
 	const int4 *in4 = (const int4 *)in;
 	long n4 = n / 4;
 	long tile = BEST_THREADS * BEST_LOADS;
 	long tiles = n4 / tile;
 	int v = 0;
-	/* Four chains of FMAs, so a warp has independent ones to issue while
-	 * each waits on its previous result. */
 	float w[4] = {(float)threadIdx.x, 1, 2, 3};
 	for (long t = blockIdx.x; t < tiles; t += gridDim.x) {
 		const int4 *p = in4 + t * tile + threadIdx.x;
@@ -360,9 +329,28 @@ __global__ void __launch_bounds__(BEST_THREADS)
 	}
 	if (4 * n4 + first < n)
 		v += in[4 * n4 + first];
-	v = block_sum(v);
+	if (K > 0)
+		v += w[0] + w[1] + w[2] + w[3] == -1.0f; /* never: w stays put */
+	return v;
+}
+
+__global__ void __launch_bounds__(BEST_THREADS)
+    reduce_best(const int *__restrict__ in, long n, int *part)
+{
+	int v = block_sum(sum_tiles<0>(in, n, 1, 0));
 	if (threadIdx.x == 0)
-		part[blockIdx.x] = v + (w[0] + w[1] + w[2] + w[3] == -1.0f);
+		part[blockIdx.x] = v;
+}
+
+/* work: reduce_best with K FFMAs per int loaded. */
+template <int K>
+__global__ void __launch_bounds__(BEST_THREADS)
+    reduce_work(const int *__restrict__ in, long n, int *part, float one,
+                float zero)
+{
+	int v = block_sum(sum_tiles<K>(in, n, one, zero));
+	if (threadIdx.x == 0)
+		part[blockIdx.x] = v;
 }
 
 /* ---- host ------------------------------------------------------------- */

@@ -18,7 +18,7 @@
  * output is poisoned before each variant and compared with a transpose on
  * the CPU, element by element.
  *
- *   transpose --n 4096,8192,16384
+ *   transpose --n 2048,4096,8192
  */
 #include "lab.h"
 
@@ -108,7 +108,7 @@ static bool check(const std::vector<float> &in, const std::vector<float> &out,
 int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
-	std::vector<long> sizes = args.list("--n", "4096,8192,16384");
+	std::vector<long> sizes = args.list("--n", "2048,4096,8192");
 	const lab::Device &dev = lab::device();
 	printf("%s: %d SMs\n", dev.prop.name, dev.sm_count);
 	printf("%-8s %6s %9s %8s\n", "variant", "n", "ms", "GB/s");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "book/book.h"
+#include "bundle/ccfacts.h"
 #include "base/buf.h"
 #include "base/exec.h"
 #include "base/util.h"
@@ -143,6 +144,26 @@ static const char probe_cu[] =
 #include "gen/probe_cu.h"
 	;
 
+/* The FP32 lanes per SM and the FP32 peaks come from the facts table, as
+ * every other figure that follows from the compute capability; a card the
+ * table does not know gets none. */
+static void probe_add_fp32(cJSON *m)
+{
+	const cJSON *c = cJSON_GetObjectItem(m, "cc");
+	const cJSON *sms = cJSON_GetObjectItem(m, "sm_count");
+	const cJSON *mhz = cJSON_GetObjectItem(m, "sm_clock_mhz");
+	int cc, need;
+	double lanes;
+	if (!cJSON_IsString(c) || !cJSON_IsNumber(sms) || !cJSON_IsNumber(mhz) ||
+	    cc_parse(c->valuestring, &cc) != 0 ||
+	    cc_fact(cc, "fp32_lanes_per_sm", &lanes, &need) != 0)
+		return;
+	double sm = lanes * 2 * mhz->valuedouble / 1e3;
+	cJSON_AddNumberToObject(m, "fp32_lanes_per_sm", lanes);
+	cJSON_AddNumberToObject(m, "peak_fp32_gflops_sm", sm);
+	cJSON_AddNumberToObject(m, "peak_fp32_gflops", sm * sms->valuedouble);
+}
+
 static cJSON *probe_gpu(const char *nvcc)
 {
 	/* The probe's source is written into the book's build folder, so a
@@ -179,6 +200,7 @@ static cJSON *probe_gpu(const char *nvcc)
 			diag("%s could not read the GPU's properties", bin);
 		return NULL;
 	}
+	probe_add_fp32(m);
 	char *smi[] = {"nvidia-smi", "--query-gpu=driver_version",
 	               "--format=csv,noheader", "-i", "0", NULL};
 	char *drv = exec_capture(smi, 30);
