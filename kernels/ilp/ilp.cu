@@ -8,7 +8,7 @@
  * block) and on the whole chip (one block per SM), and the latency of one
  * dependent FMA, which the chapter turns into Little's law.
  *
- *   ilp --ilp 1,2,4,8 --threads 32,64:1024:64 --fmas 262144
+ *   ilp --ilp 1,2,4,8 --threads 32:1024:32 --fmas 262144
  */
 #include "lab.h"
 
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 {
 	lab::Args args(argc, argv);
 	std::vector<long> ilps = args.list("--ilp", "1,2,4,8");
-	std::vector<long> threads = args.list("--threads", "32,64:1024:64");
+	std::vector<long> threads = args.list("--threads", "32:1024:32");
 	std::string operands = args.str("--operand", "reg,imm");
 	int fmas = (int)args.integer("--fmas", 262144);
 	const lab::Device &dev = lab::device();
