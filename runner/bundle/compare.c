@@ -99,6 +99,7 @@ struct compare_skips {
 	size_t unmatched; /* ... whose parameters differ */
 	size_t short_;    /* ... under --min-ms in one or both */
 	size_t host;      /* ... host-bound */
+	size_t throttled; /* ... timed under a lowered clock */
 	size_t noisy;     /* ... noisier than --max-noise */
 };
 
@@ -131,6 +132,9 @@ static void compare_report_none(const struct bundle *a, const struct bundle *b,
 		if (k->host)
 			buf_printf(&why, ", %zu %s host-bound (never judged)", k->host,
 			           k->host == 1 ? "is" : "are");
+		if (k->throttled)
+			buf_printf(&why, ", %zu %s timed under a lowered clock (never "
+			           "judged)", k->throttled, k->throttled == 1 ? "was" : "were");
 		if (k->noisy)
 			buf_printf(&why, ", %zu %s noisier than --max-noise %g%%",
 			           k->noisy, k->noisy == 1 ? "is" : "are", o->max_noise);
@@ -283,6 +287,11 @@ enum compare_pair compare_point_judge(struct bundle *a, struct bundle *b,
 	/* A copy through the host's CPU measures the host. */
 	if (record_host_bound(ra->rows[k]) || record_host_bound(rb->rows[k]))
 		return COMPARE_HOST;
+	/* A point timed while the card held its clock down measures the
+	 * card's power or heat at that moment, not the kernel. */
+	if (record_flag(ra->rows[k], RECORD_THROTTLED) ||
+	    record_flag(rb->rows[k], RECORD_THROTTLED))
+		return COMPARE_THROTTLED;
 	if (o->max_diff >= 0) {
 		p->band = o->max_diff / 100;
 		p->verdict = fabs(p->diff) <= p->band ? COMPARE_WITHIN
@@ -322,7 +331,8 @@ static cJSON *point_json(const char *id, size_t k, const char *params,
 /* Write the verdicts to o->json; 0, or -1 (reported). */
 static int compare_json_write(const struct compare_opts *o, const struct bundle *a,
                               const struct bundle *b, cJSON *points,
-                              const size_t count[4], size_t host)
+                              const size_t count[4], size_t host,
+                              size_t throttled)
 {
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "a", a->dir);
@@ -345,6 +355,7 @@ static int compare_json_write(const struct compare_opts *o, const struct bundle 
 	cJSON_AddNumberToObject(sum, "within_noise", (double)count[COMPARE_WITHIN]);
 	cJSON_AddNumberToObject(sum, "too_noisy", (double)count[COMPARE_NOISY]);
 	cJSON_AddNumberToObject(sum, "host_bound", (double)host);
+	cJSON_AddNumberToObject(sum, "throttled", (double)throttled);
 	cJSON_AddItemToObject(doc, "points", points);
 	char *text = cJSON_Print(doc);
 	cJSON_Delete(doc);
@@ -390,9 +401,9 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 	FILE *out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
 	int flat = o->max_diff >= 0;
 	size_t count[4] = {0};
-	size_t judged = 0, nhost = 0, nchanged = 0;
+	size_t judged = 0, nhost = 0, nslow = 0, nchanged = 0;
 	struct compare_skips skip = {0};
-	double worst = 0, host_worst = 0;
+	double worst = 0, host_worst = 0, slow_worst = 0;
 	char *worst_at = xstrdup("(none)");
 	cJSON *points = cJSON_CreateArray();
 	fprintf(out, "A = %s, B = %s; diff = (B - A) / A of the median times: "
@@ -450,6 +461,11 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 				skip.host++;
 				if (fabs(d) > fabs(host_worst))
 					host_worst = d;
+			} else if (got == COMPARE_THROTTLED) {
+				nslow++;
+				skip.throttled++;
+				if (fabs(d) > fabs(slow_worst))
+					slow_worst = d;
 			} else if (got == COMPARE_SHORT) {
 				skip.short_++;
 			}
@@ -459,7 +475,9 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 					fputc(' ', out);
 					put_col(out, pa, 48);
 					fprintf(out, " %10.4f %10.4f %+7.2f%%  (%s)\n", x, y, d,
-					        got == COMPARE_HOST ? "host" : "short");
+					        got == COMPARE_HOST        ? "host"
+					        : got == COMPARE_THROTTLED ? "lowered clock"
+					                                   : "short");
 				}
 				free(pa);
 				continue;
@@ -529,12 +547,15 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 	if (nhost)
 		fprintf(out, "; %zu host-bound point%s not judged, largest %+.2f%%",
 		        nhost, plural(nhost), host_worst);
+	if (nslow)
+		fprintf(out, "; %zu point%s timed under a lowered clock not judged, "
+		        "largest %+.2f%%", nslow, plural(nslow), slow_worst);
 	if (nchanged)
 		fprintf(out, "; %zu experiment%s built from other sources not compared",
 		        nchanged, plural(nchanged));
 	fputc('\n', out);
 	fflush(out);
-	if (o->json && compare_json_write(o, a, b, points, count, nhost) != 0)
+	if (o->json && compare_json_write(o, a, b, points, count, nhost, nslow) != 0)
 		goto out;
 	else if (!o->json)
 		cJSON_Delete(points);

@@ -81,13 +81,14 @@ enum compare_pair {
 	COMPARE_UNMATCHED, /* other parameters */
 	COMPARE_SHORT,     /* under min_ms in one or both: not judged */
 	COMPARE_HOST,      /* host-bound in one or both: not judged */
+	COMPARE_THROTTLED, /* under a lowered clock in one or both: not judged */
 };
 
 /*
  * Record k of experiment id in b judged against record k in a, as
  * labbook compare judges it under o (o->repeat included). *p gets the
- * verdict when COMPARE_JUDGED, and the times and diff for COMPARE_SHORT
- * and COMPARE_HOST too. Median times are taken as they are: compare_bundles
+ * verdict when COMPARE_JUDGED, and the times and diff for COMPARE_SHORT,
+ * COMPARE_HOST and COMPARE_THROTTLED too. Median times are taken as they are: compare_bundles
  * checks first that each is a positive number.
  */
 enum compare_pair compare_point_judge(struct bundle *a, struct bundle *b,

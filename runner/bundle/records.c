@@ -196,9 +196,14 @@ int record_wrong(const cJSON *row)
 	return cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, RECORD_CORRECT));
 }
 
+int record_flag(const cJSON *row, const char *key)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, key));
+}
+
 int record_host_bound(const cJSON *row)
 {
-	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, RECORD_HOST_BOUND));
+	return record_flag(row, RECORD_HOST_BOUND);
 }
 
 const char *records_not_measured(cJSON *const *rows, size_t n)

@@ -275,6 +275,8 @@ char *json_print(const cJSON *v);
  */
 #define RECORD_CORRECT "correct"
 #define RECORD_HOST_BOUND "host_bound"
+/* lab.h's flag on a point timed under a lowered SM clock. */
+#define RECORD_THROTTLED "throttled"
 #define RECORD_NOT_MEASURED "not_measured"
 #define RECORD_MEDIAN "median_ms"
 
@@ -293,6 +295,8 @@ int record_field_measured(const cJSON *row, const char *field);
 char *record_bound_name(const char *field, int hi);
 /* Is the record marked "correct": false? */
 int record_wrong(const cJSON *row);
+/* Is the row's field key true? */
+int record_flag(const cJSON *row, const char *key);
 /* Is the record marked "host_bound": true? */
 int record_host_bound(const cJSON *row);
 /* WHY of the first record {"not_measured": WHY} of rows, or NULL. */

@@ -66,7 +66,7 @@ assert v["p=quiet"]["verdict"] == "slower" and abs(v["p=quiet"]["band"] - 0.01) 
 assert abs(v["p=quiet"]["noise"] - 0.002) < 1e-9
 assert v["p=noisy"]["verdict"] == "too noisy"
 assert v["p=steady"]["verdict"] == "within noise"
-assert d["summary"] == {"slower": 1, "faster": 0, "within_noise": 2, "too_noisy": 1, "host_bound": 0}, d["summary"]
+assert d["summary"] == {"slower": 1, "faster": 0, "within_noise": 2, "too_noisy": 1, "host_bound": 0, "throttled": 0}, d["summary"]
 PY
 OUT=$(lb compare A B --json v.json 2>&1); RC=$?
 expect_rc 1
@@ -131,7 +131,8 @@ expect_rc 1
 expect_no_err "difference from"
 grep -Eq ', [1-9][0-9]* slower, [0-9]+ faster beyond noise' <<<"$OUT" ||
 	fail "two H200 cards are said to agree on every point: $OUT"
-# Every ilp time 2% longer: every ilp point slower, nothing else flagged.
+# Every ilp time 3% longer (three times the noisiest ilp point's noise is
+# 2.3%): every ilp point slower, nothing else flagged.
 cp -r "$ROOT/results/h100" slow
 python3 - <<'PY'
 import json
@@ -140,13 +141,13 @@ for line in open("slow/ilp.jsonl"):
     r = json.loads(line)
     for k in ("median_ms", "min_ms", "max_ms", "q1_ms", "q3_ms", "run_min_ms", "run_max_ms"):
         if k in r:
-            r[k] *= 1.02
+            r[k] *= 1.03
     rows.append(json.dumps(r))
 open("slow/ilp.jsonl", "w").write("\n".join(rows) + "\n")
 PY
 OUT=$(lb compare "$ROOT/results/h100" slow 2>&1); RC=$?
 expect_rc 1
-expect_err "ilp          512 points of at least 0.050 ms, largest +2.00%, 512 beyond noise"
+expect_err "ilp          512 points of at least 0.050 ms, largest +3.00%, 512 beyond noise"
 expect_err ", 512 slower, 0 faster beyond noise"
 flagged=$(grep -cE '  (slower|faster)$' <<<"$OUT")
 ilp=$(grep -cE '^ilp .*  slower$' <<<"$OUT")
