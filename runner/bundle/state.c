@@ -62,12 +62,15 @@ const char *result_state_class(enum result_state s)
 	return "";
 }
 
-char *result_state_machine(const struct bundle *b)
+char *result_state_machine(const struct bundle *b, const char *ran_on)
 {
-	const char *gpu = cJSON_GetStringValue(
-		b->machine ? cJSON_GetObjectItemCaseSensitive(b->machine, "gpu") : NULL);
 	const char *host = cJSON_GetStringValue(
 		b->machine ? cJSON_GetObjectItemCaseSensitive(b->machine, "host") : NULL);
+	/* A C experiment added to a GPU bundle from another host. */
+	if (ran_on && (!host || strcmp(ran_on, host)))
+		return xasprintf("host %s", ran_on);
+	const char *gpu = cJSON_GetStringValue(
+		b->machine ? cJSON_GetObjectItemCaseSensitive(b->machine, "gpu") : NULL);
 	if (!gpu)
 		gpu = b->machine ? "no GPU named" : "no machine.json";
 	else if (!strcmp(gpu, "none"))
@@ -104,6 +107,7 @@ void results_meta_load(struct bundle *b, const char *id, const char *source_key,
 	m->date = meta_dup(meta, "date");
 	m->source = meta_dup(meta ? meta : fail, "source");
 	m->gpu_uuid = meta_dup(meta, "gpu_uuid");
+	m->host = meta_dup(meta, "host");
 	m->gpu_count = (int)meta_num(meta, "gpu_count", 1);
 	m->seconds = meta_num(meta, "seconds", 0);
 	m->exit_status = (int)meta_num(meta, "exit_status", 0);
@@ -157,5 +161,6 @@ void results_meta_free(struct result_meta *m)
 	free(m->run_cmd);
 	free(m->source);
 	free(m->gpu_uuid);
+	free(m->host);
 	memset(m, 0, sizeof *m);
 }

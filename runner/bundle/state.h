@@ -44,8 +44,9 @@ const char *result_state_name(enum result_state s);
 const char *result_state_class(enum result_state s);
 /* The machine of RESULT_ELSEWHERE as machine.json records it: its GPU's
  * name (or "no GPU") and its host, e.g. "NVIDIA H100 80GB HBM3, host
- * Linux 6.8.0 x86_64". Caller frees. */
-char *result_state_machine(const struct bundle *b);
+ * Linux 6.8.0 x86_64"; or "host H" where the experiment's meta says it ran
+ * on another host, H (ran_on; NULL when it does not say). Caller frees. */
+char *result_state_machine(const struct bundle *b, const char *ran_on);
 
 /*
  * The meta of one experiment, read from <id>.meta.json and <id>.error.json
@@ -87,6 +88,7 @@ struct result_meta {
 	char *run_cmd;        /* printable, with env in front; "" when not */
 	char *source;         /* or NULL */
 	char *gpu_uuid;       /* or NULL */
+	char *host;           /* the host that ran it ("Linux 6.8.0 x86_64"), or NULL */
 	int gpu_count;        /* GPUs each run saw at once (gpus: all); 1 */
 	double seconds;
 	int exit_status;

@@ -110,7 +110,7 @@ static void print_lines(char *const *lines)
 /* Where and when the results in b were recorded, as a clause. */
 static char *recorded_words(const struct bundle *b, const cJSON *meta)
 {
-	char *machine = result_state_machine(b);
+	char *machine = result_state_machine(b, meta_text(meta, "host"));
 	const char *date = meta_text(meta, "date");
 	char *s = xasprintf("%s (%s%s%s)", b->dir, machine, date ? ", " : "",
 	                    date ? date : "");
@@ -160,7 +160,7 @@ static void explain_cached(const struct exper *e, const struct bundle *b,
 	       date ? "on " : "", date ? date : "in an earlier build",
 	       build ? ", in the build of " : "", build ? build : "");
 	if (!machine_is_here(b, tc)) {
-		char *machine = result_state_machine(b);
+		char *machine = result_state_machine(b, meta_text(meta, "host"));
 		printf("Its results were measured on another machine (%s); its key "
 		       "covers %s, not the host.\n", machine,
 		       e->cuda ? "the GPU, its driver and nvcc" : "the C compiler");

@@ -11,6 +11,7 @@
 #include "measure/command.h"
 #include "base/exec.h"
 #include "measure/key.h"
+#include "measure/machine.h"
 #include "book/sweep.h"
 #include "bundle/capture.h"
 #include "bundle/merge.h"
@@ -259,6 +260,10 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		cJSON_AddNumberToObject(meta, "runs", j->ran);
 		if (j->uuid)
 			cJSON_AddStringToObject(meta, "gpu_uuid", j->uuid);
+		char *host = machine_host_words();
+		if (host)
+			cJSON_AddStringToObject(meta, "host", host);
+		free(host);
 		if (j->visible)
 			meta_add_gpus(meta, tc);
 		const char *nothing = records_not_measured(j->runs[0], j->nrows[0]);

@@ -11,8 +11,7 @@
 #include "base/exec.h"
 #include "base/util.h"
 
-/* machine.json's "host": "Linux 6.8.0 x86_64", or NULL. Caller frees. */
-static char *host_words(void)
+char *machine_host_words(void)
 {
 	struct utsname u;
 	if (uname(&u) != 0)
@@ -26,7 +25,7 @@ void machine_add_host(cJSON *m)
 	now_iso(date);
 	cJSON_DeleteItemFromObject(m, "date");
 	cJSON_AddStringToObject(m, "date", date);
-	char *host = host_words();
+	char *host = machine_host_words();
 	if (host) {
 		cJSON_DeleteItemFromObject(m, "host");
 		cJSON_AddStringToObject(m, "host", host);
@@ -157,7 +156,7 @@ int machine_is_here(const struct bundle *b, const struct toolchain *tc)
 		return 0;
 	const char *host = str_field(b->machine, "host");
 	const char *gpu = str_field(b->machine, "gpu");
-	char *mine = host_words();
+	char *mine = machine_host_words();
 	int here = host && mine && !strcmp(host, mine);
 	free(mine);
 	if (here && tc->probe)

@@ -17,6 +17,10 @@
 #include "bundle/results.h"
 #include "measure/toolchain.h"
 
+/* This host in machine.json's words: "Linux 6.8.0 x86_64", or NULL.
+ * Caller frees. */
+char *machine_host_words(void);
+
 /* Set the facts of m that need no GPU (host, OS, date, commit, Slurm
  * job). Runs git unless LABBOOK_COMMIT names the commit. */
 void machine_add_host(cJSON *m);

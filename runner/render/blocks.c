@@ -47,12 +47,14 @@ static void gpu_html(struct buf *out, const struct bundle *b, const char *uuid)
 
 /* ---- experiments ------------------------------------------------------------- */
 
-void state_html(struct buf *out, const struct bundle *b, enum result_state s)
+void state_html(struct buf *out, const struct bundle *b,
+                const struct result_meta *m)
 {
+	enum result_state s = m->state;
 	buf_printf(out, "<span class=\"state %s\">%s</span>",
 	           result_state_class(s), result_state_name(s));
 	if (s == RESULT_ELSEWHERE) {
-		char *where = result_state_machine(b);
+		char *where = result_state_machine(b, m->host);
 		buf_puts(out, " <span class=\"state-machine\">(");
 		buf_puts_html(out, where);
 		buf_puts(out, ")</span>");
@@ -152,7 +154,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	/* One item of the head, which spreads its items apart. */
 	if (m.state != RESULT_NONE) {
 		buf_puts(out, " <span>");
-		state_html(out, c->s->b, m.state);
+		state_html(out, c->s->b, &m);
 		buf_puts(out, "</span>");
 	}
 	buf_puts(out, "</div>\n");
@@ -261,7 +263,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		if (m.runs > 1)
 			buf_printf(out, " (%d runs)", m.runs);
 		buf_puts(out, " · ");
-		state_html(out, c->s->b, m.state);
+		state_html(out, c->s->b, &m);
 		buf_puts(out, " · bundle <a href=\"provenance.html\">");
 		buf_puts_html(out, c->s->b->dir);
 		buf_puts(out, "</a></p>\n");

@@ -32,6 +32,7 @@ void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
 /* The state of an experiment's results in b, in the words every page uses
  * (result_state_name), naming the machine where they were recorded on
  * another. */
-void state_html(struct buf *out, const struct bundle *b, enum result_state s);
+void state_html(struct buf *out, const struct bundle *b,
+                const struct result_meta *m);
 
 #endif

@@ -189,7 +189,7 @@ static void state_cell(const struct site_ctx *s, const struct result_meta *m,
                        struct buf *out)
 {
 	if (m->state != RESULT_NONE)
-		state_html(out, s->b, m->state);
+		state_html(out, s->b, m);
 	else
 		buf_puts(out, "no results");
 	if (m->failed)

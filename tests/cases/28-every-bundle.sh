@@ -87,6 +87,11 @@ expect_rc 0
 h100='<span class="state elsewhere">recorded on another machine</span> <span class="state-machine">(NVIDIA H100 80GB HBM3, host Linux '
 expect_html ilp.html "$h100"
 expect_html provenance.html "<a href=\"ilp.html#exp-ilp\">ilp</a></td><td>ILP vs TLP: two ways to hide latency</td><td>$h100"
+# A C experiment added to the bundle from another host names that host.
+ran_on=$(python3 -c 'import json; print(json.load(open("res/atomics_model.meta.json"))["host"])')
+[ "$ran_on" != "$(python3 -c 'import json; print(json.load(open("res/machine.json"))["host"])')" ] ||
+	fail "atomics_model ran on the GPU host: the next check says nothing"
+expect_html atomics.html "recorded on another machine</span> <span class=\"state-machine\">(host $ran_on)</span>"
 grep -q '>measured in this build<\|>measured in an earlier build here<' site/*.html &&
 	fail "a recorded bundle is said to be measured here"
 diff -r "$ROOT/results/h100" res > /dev/null || fail "rendering changed results/h100: $(diff -rq "$ROOT/results/h100" res)"
