@@ -159,8 +159,15 @@ TEST(test_state_decide)
 	CHECK(result_state_decide(b, "b", "k1") == RESULT_ELSEWHERE);
 	CHECK(result_state_decide(b, "b", "k2") == RESULT_CHANGED);
 	CHECK(result_state_decide(b, "gone", "k1") == RESULT_NONE);
-	char *where = result_state_machine(b);
+	char *where = result_state_machine(b, NULL);
 	CHECK_STR(where, "no GPU, host Linux 1 x");
+	free(where);
+	/* Run on the bundle's host, or on another. */
+	where = result_state_machine(b, "Linux 1 x");
+	CHECK_STR(where, "no GPU, host Linux 1 x");
+	free(where);
+	where = result_state_machine(b, "Linux 2 y");
+	CHECK_STR(where, "host Linux 2 y");
 	free(where);
 	b->here = 1;
 	CHECK(result_state_decide(b, "b", "k1") == RESULT_THIS_BUILD);
