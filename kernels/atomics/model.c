@@ -19,7 +19,6 @@
  *
  *   model --bins 1:1024:x2 --warps 50000
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,31 +72,46 @@ static void one_warp(long bins, uint64_t *seed, int *steps, int *sectors)
 	*sectors = nsec;
 }
 
-/* "a:b:xk" (a, a*k, ... up to b), "a:b:s" (step s) or "a,b,c" into v. */
+/* One whole number at *p, ending at the end of the text or at a character
+ * of `ends`; -1 if none. */
+static long number(const char **p, const char *ends)
+{
+	char *end;
+	long v = strtol(*p, &end, 10);
+	if (end == *p || (*end && !strchr(ends, *end)))
+		return -1;
+	*p = end;
+	return v;
+}
+
+/* "a:b:xk" (a, a*k, ... up to b), "a:b:s" (step s) or "a", comma-separated,
+ * into v: the count, or -1 on an item that is none of these. */
 static int parse_list(const char *text, long *v, int max)
 {
 	int n = 0;
-	char *copy = strdup(text), *save = NULL;
-	for (char *item = strtok_r(copy, ",", &save); item && n < max;
-	     item = strtok_r(NULL, ",", &save)) {
-		long a, b, step;
-		char x;
-		if (sscanf(item, "%ld:%ld:%c%ld", &a, &b, &x, &step) == 4 &&
-		    x == 'x' && a > 0 && step > 1) {
-			for (long k = a; k <= b && n < max; k *= step)
-				v[n++] = k;
-		} else if (sscanf(item, "%ld:%ld:%ld", &a, &b, &step) == 3 &&
-		           step > 0) {
-			for (long k = a; k <= b && n < max; k += step)
-				v[n++] = k;
-		} else if (sscanf(item, "%ld", &a) == 1) {
-			v[n++] = a;
-		} else {
-			free(copy);
+	const char *p = text;
+	while (*p && n < max) {
+		long a = number(&p, ",:"), b, step;
+		int times = 0;
+		if (a < 1)
 			return -1;
+		if (*p == ':') {
+			p++;
+			if ((b = number(&p, ":")) < a || *p != ':')
+				return -1;
+			p++;
+			times = *p == 'x';
+			p += times;
+			if ((step = number(&p, ",")) < 1 + times)
+				return -1;
+			for (long k = a; k <= b && n < max; k = times ? k * step : k + step)
+				v[n++] = k;
+		} else {
+			v[n++] = a;
 		}
+		if (*p == ',')
+			p++;
 	}
-	free(copy);
 	return n;
 }
 
@@ -118,15 +132,10 @@ int main(int argc, char **argv)
 	long bins[64];
 	int n = parse_list(bins_arg, bins, 64);
 	if (n <= 0 || warps <= 0) {
-		fprintf(stderr, "--bins needs positive counts (1,2,4 or 1:1024:x2) "
-		        "and --warps a positive number\n");
+		fprintf(stderr, "--bins needs positive counts (1,2,4 or 1:1024:x2; "
+		        "got '%s') and --warps a positive number\n", bins_arg);
 		return 2;
 	}
-	for (int i = 0; i < n; i++)
-		if (bins[i] < 1) {
-			fprintf(stderr, "--bins: %ld is not a bin count\n", bins[i]);
-			return 2;
-		}
 
 	const char *path = getenv("LAB_RECORDS");
 	FILE *rec = path ? fopen(path, "a") : stdout;
