@@ -401,7 +401,7 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 	FILE *out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
 	int flat = o->max_diff >= 0;
 	size_t count[4] = {0};
-	size_t judged = 0, nhost = 0, nslow = 0, nchanged = 0;
+	size_t judged = 0, nchanged = 0;
 	struct compare_skips skip = {0};
 	double worst = 0, host_worst = 0, slow_worst = 0;
 	char *worst_at = xstrdup("(none)");
@@ -457,12 +457,10 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 			}
 			double x = pt.a_ms, y = pt.b_ms, d = pt.diff * 100;
 			if (got == COMPARE_HOST) {
-				nhost++;
 				skip.host++;
 				if (fabs(d) > fabs(host_worst))
 					host_worst = d;
 			} else if (got == COMPARE_THROTTLED) {
-				nslow++;
 				skip.throttled++;
 				if (fabs(d) > fabs(slow_worst))
 					slow_worst = d;
@@ -544,18 +542,20 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 		fprintf(out, "; %zu point%s noisier than --max-noise %g%% not judged",
 		        count[COMPARE_NOISY], plural(count[COMPARE_NOISY]),
 		        o->max_noise);
-	if (nhost)
+	if (skip.host)
 		fprintf(out, "; %zu host-bound point%s not judged, largest %+.2f%%",
-		        nhost, plural(nhost), host_worst);
-	if (nslow)
+		        skip.host, plural(skip.host), host_worst);
+	if (skip.throttled)
 		fprintf(out, "; %zu point%s timed under a lowered clock not judged, "
-		        "largest %+.2f%%", nslow, plural(nslow), slow_worst);
+		        "largest %+.2f%%", skip.throttled, plural(skip.throttled),
+		        slow_worst);
 	if (nchanged)
 		fprintf(out, "; %zu experiment%s built from other sources not compared",
 		        nchanged, plural(nchanged));
 	fputc('\n', out);
 	fflush(out);
-	if (o->json && compare_json_write(o, a, b, points, count, nhost, nslow) != 0)
+	if (o->json && compare_json_write(o, a, b, points, count, skip.host,
+	                                skip.throttled) != 0)
 		goto out;
 	else if (!o->json)
 		cJSON_Delete(points);
