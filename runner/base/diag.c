@@ -9,27 +9,58 @@
 
 static int ndiag, nwarn;
 static int quiet;
+static struct buf *warn_log;
 
-static void vreport(const char *kind, const char *file, int line,
+static void vreport(const char *kind, const char *file, int line, int col,
                     const char *fmt, va_list ap)
 {
 	if (quiet)
 		return;
-	if (file && line > 0)
-		fprintf(stderr, "%s:%d: %s: ", file, line, kind);
+	struct buf b = BUF_INIT;
+	if (file && line > 0 && col > 0)
+		buf_printf(&b, "%s:%d:%d: %s: ", file, line, col, kind);
+	else if (file && line > 0)
+		buf_printf(&b, "%s:%d: %s: ", file, line, kind);
 	else if (file)
-		fprintf(stderr, "%s: %s: ", file, kind);
+		buf_printf(&b, "%s: %s: ", file, kind);
 	else
-		fprintf(stderr, "labbook: %s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		buf_printf(&b, "labbook: %s: ", kind);
+	buf_vprintf(&b, fmt, ap);
+	buf_putc(&b, '\n');
+	fputs(b.data, stderr);
+	if (warn_log && kind[0] == 'w')
+		buf_put(warn_log, b.data, b.len);
+	buf_free(&b);
+}
+
+void diag_log_warnings(struct buf *log)
+{
+	warn_log = log;
+}
+
+void diag_at_col(const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", file, line, col, fmt, ap);
+	va_end(ap);
+	ndiag += !quiet;
+}
+
+void warn_at_col(const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning", file, line, col, fmt, ap);
+	va_end(ap);
+	nwarn += !quiet;
 }
 
 void diag_at(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("error", file, line, fmt, ap);
+	vreport("error", file, line, 0, fmt, ap);
 	va_end(ap);
 	ndiag += !quiet;
 }
@@ -57,7 +88,7 @@ void diag(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("error", NULL, 0, fmt, ap);
+	vreport("error", NULL, 0, 0, fmt, ap);
 	va_end(ap);
 	ndiag += !quiet;
 }
@@ -66,7 +97,7 @@ void warn_at(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("warning", file, line, fmt, ap);
+	vreport("warning", file, line, 0, fmt, ap);
 	va_end(ap);
 	nwarn += !quiet;
 }

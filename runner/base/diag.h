@@ -24,6 +24,16 @@ void diag_keep(char **slot, const char *file, int line, const char *fmt, ...)
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* diag_at and warn_at with the column too ("file:line:col: ..."; col 0:
+ * none). */
+void diag_at_col(const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void warn_at_col(const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* While log is not NULL, append each warning printed to it, as printed
+ * (a build that changes nothing says them again: cli/stamp.h). */
+struct buf;
+void diag_log_warnings(struct buf *log);
 int diag_count(void);
 int warn_count(void);
 /* Silence diag() (tests of expected failures, drafts reported later):

@@ -4,6 +4,7 @@
  * (chapter_parse.c); and freed.
  */
 #include "book/chapter.h"
+#include "book/expr.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -107,6 +108,8 @@ void chapter_free(struct chapter *ch)
 		free(ch->values[i].text);
 		free(ch->values[i].fmt);
 		free(ch->values[i].label);
+		free(ch->values[i].parse_err);
+		expr_free(ch->values[i].tree);
 	}
 	for (size_t i = 0; i < ch->nexercises; i++)
 		free(ch->exercises[i].label);

@@ -36,6 +36,8 @@
 
 #include "book/directive.h"
 
+struct expr;
+
 struct inline_expr {
 	char *text;  /* the expression, without a trailing format; for a
 	                reference, its target ("fig:ilp-sm") */
@@ -45,6 +47,10 @@ struct inline_expr {
 	int ref;     /* {{ref KIND:LABEL}} */
 	int need_cc; /* {{requires sm_90: ...}}: 90; 0 none; -1 wrong */
 	int line;
+	int col;     /* of text in its source line, from 1; 0 unknown */
+	struct expr *tree; /* text parsed at load (expr.h), or NULL: a
+	                      reference, or parse_err */
+	char *parse_err;   /* why text could not be parsed (reported) */
 };
 
 /* An {exercise} callout: its number in the chapter is its index + 1. */
@@ -140,6 +146,15 @@ void chapter_parse_markdown(struct chapter *ch, const char *src, size_t len);
  */
 void inline_expr_parse(struct inline_expr *e, const char *s, size_t n,
                        int line);
+/*
+ * plan.c: report what inline_expr_parse found wrong with e, and parse
+ * its text into e->tree, at load, or report why it cannot be (at path:line:col, the column found in the source line of e, one of
+ * lines[0..nlines), the last ending at src_end, that holds "{{raw}}") and
+ * keep the reason in e->parse_err.
+ */
+void inline_expr_check(struct inline_expr *e, const char *path,
+                       const char *const *lines, size_t nlines,
+                       const char *src_end, const char *raw);
 
 /*
  * While a chapter is parsed, the nodes that stand for its values,

@@ -95,11 +95,8 @@ static cmark_node *value_match(cmark_syntax_extension *ext,
 		struct inline_expr *e = ARRAY_PUSH(p->ch->values, p->ch->nvalues);
 		memset(e, 0, sizeof *e);
 		inline_expr_parse(e, text.data ? text.data : "", text.len, line);
-		if (!*e->text)
-			diag_at(p->ch->path, line, "empty '{{ }}'");
-		if (e->need_cc < 0)
-			diag_at(p->ch->path, line, "'requires' names no compute "
-			        "capability: write 'requires sm_90:' or 'requires cc >= 9.0:'");
+		inline_expr_check(e, p->ch->path, p->lines, p->nlines,
+		                  p->src + p->len, text.data);
 		char *tok = plan_token('V', p->ch->nvalues - 1, 0);
 		node = cmark_node_new_with_mem(CMARK_NODE_HTML_INLINE, tree_mem());
 		cmark_node_set_literal(node, tok);

@@ -1,10 +1,10 @@
 /*
- * expr.c - reading an expression: its tokens, the conditions of a filter,
- * and the grammar, from || down to a primary (expr.h). A reference or a
- * call is read here, its conditions or arguments parsed, and then given its
- * value by expr_func.c; the values themselves are expr_value.c's.
+ * expr.c - reading an expression into a tree (expr.h): its tokens, the
+ * conditions of a filter, and the grammar, from || down to a primary.
+ * Nothing here reads a bundle; expr_eval.c gives a tree its value.
  */
 #include "book/expr.h"
+#include "book/expr_tree.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -16,47 +16,39 @@
 #include "base/buf.h"
 #include "base/util.h"
 
-/* One parse: the first message kept in err (expr_fail). */
+/* One parse: the first message kept in err (expr_fail), and the column
+ * where it was found. */
 struct parser {
 	const char *s;
 	size_t pos;
-	struct bundle *b;
 	char *err;
+	size_t err_col;
 	int words; /* bare words are strings (filter values, field names) */
 	int depth; /* of nesting, bounded so that the stack is */
-	struct eval_facts facts;
 };
 
 /* Deeper than any expression a person writes; far from the stack's end. */
 #define MAX_DEPTH 200
 
-static int parse_add(struct parser *p, struct value *out);
-static int expr_parse_expr(struct parser *p, struct value *out);
+static struct expr *parse_add(struct parser *p);
+static struct expr *parse_expr(struct parser *p);
 
-/* Keep the message as p->err unless one is kept already; returns -1. */
-static int expr_fail(struct parser *p, const char *fmt, ...)
+/* Keep the message as p->err unless one is kept already; returns NULL. */
+static struct expr *expr_fail(struct parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int expr_fail(struct parser *p, const char *fmt, ...)
+static struct expr *expr_fail(struct parser *p, const char *fmt, ...)
 {
 	if (p->err)
-		return -1;
+		return NULL;
 	struct buf b = BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	p->err = buf_detach(&b);
-	return -1;
-}
-
-/* Keep err, the message of a step that failed, as expr_fail does; frees
- * it and returns -1. */
-static int fail_with(struct parser *p, char *err)
-{
-	expr_fail(p, "%s", err);
-	free(err);
-	return -1;
+	p->err_col = p->pos + 1;
+	return NULL;
 }
 
 static void skip(struct parser *p)
@@ -90,23 +82,47 @@ static char *expr_ident(struct parser *p)
 	return xstrndup(s + start, p->pos - start);
 }
 
-static int expr_set_finite(struct parser *p, struct value *v, double x,
-                      const char *what)
+static struct expr *node_new(struct parser *p, enum expr_kind kind)
 {
-	char *err = NULL;
-	return value_set_finite(v, x, what, &err) != 0 ? fail_with(p, err) : 0;
+	struct expr *x = xcalloc(1, sizeof *x);
+	x->kind = kind;
+	x->col = p->pos + 1;
+	return x;
 }
 
-static int scalar(struct parser *p, struct value *v)
+static struct expr *node_str(struct parser *p, const char *s, size_t n)
 {
-	char *err = NULL;
-	return value_scalar(v, &err) != 0 ? fail_with(p, err) : 0;
+	struct expr *x = node_new(p, EX_STR);
+	x->str = xstrndup(s, n);
+	return x;
 }
 
-static int expr_number(struct parser *p, struct value *v, const char *what)
+static struct expr *node_pair(struct parser *p, enum expr_kind kind,
+                              struct expr *l, struct expr *r)
 {
-	char *err = NULL;
-	return value_number(v, what, &err) != 0 ? fail_with(p, err) : 0;
+	struct expr *x = node_new(p, kind);
+	x->col = l->col;
+	*ARRAY_PUSH(x->kids, x->nkids) = l;
+	*ARRAY_PUSH(x->kids, x->nkids) = r;
+	return x;
+}
+
+void expr_free(struct expr *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nkids; i++)
+		expr_free(x->kids[i]);
+	for (size_t i = 0; i < x->nconds; i++) {
+		free(x->conds[i].field);
+		expr_free(x->conds[i].rhs);
+	}
+	free(x->kids);
+	free(x->conds);
+	free(x->str);
+	free(x->field);
+	free(x->text);
+	free(x);
 }
 
 /* ---- filters ------------------------------------------------------------ */
@@ -123,66 +139,52 @@ static int parse_op(struct parser *p, enum cmp_op *op)
 			*op = ops[i].op;
 			return 0;
 		}
-	return expr_fail(p, "expected a comparison (= != < <= > >=) at column %zu",
-	                 p->pos + 1);
+	expr_fail(p, "expected a comparison (= != < <= > >=) at column %zu",
+	          p->pos + 1);
+	return -1;
 }
 
-/* One condition, field op value, into f. */
-static int parse_cond(struct parser *p, struct filter *f)
+/* One condition, field op value, onto x's conditions. */
+static int parse_cond(struct parser *p, struct expr *x)
 {
 	char *field = expr_ident(p);
-	if (!field)
-		return expr_fail(p, "expected a field name at column %zu", p->pos + 1);
+	if (!field) {
+		expr_fail(p, "expected a field name at column %zu", p->pos + 1);
+		return -1;
+	}
 	enum cmp_op op;
-	struct value rhs = {0};
-	int rc = -1;
-	if (parse_op(p, &op) != 0)
-		goto out;
+	if (parse_op(p, &op) != 0) {
+		free(field);
+		return -1;
+	}
 	int words = p->words;
 	p->words = 1;
-	rc = parse_add(p, &rhs);
+	struct expr *rhs = parse_add(p);
 	p->words = words;
-	if (rc != 0 || (rc = scalar(p, &rhs)) != 0)
-		goto out;
-	filter_add(f, field, op, &rhs);
-	field = NULL;
-out:
-	free(field);
-	value_free(&rhs);
-	return rc;
+	if (!rhs) {
+		free(field);
+		return -1;
+	}
+	struct expr_cond *c = ARRAY_PUSH(x->conds, x->nconds);
+	c->field = field;
+	c->op = op;
+	c->rhs = rhs;
+	return 0;
 }
 
-/* Conditions ("view=sm, ilp>=2") into f, up to and taking end (NULL: the
- * end of the text). On failure f may hold some; filter_free frees them. */
-static int expr_parse_conds(struct parser *p, struct filter *f, const char *end)
+/* Conditions ("view=sm, ilp>=2") onto x, up to and taking end (NULL: the
+ * end of the text). */
+static int parse_conds(struct parser *p, struct expr *x, const char *end)
 {
 	do {
 		skip(p);
 		if (end && expr_accept(p, end))
 			return 0;
-		if (parse_cond(p, f) != 0)
+		if (parse_cond(p, x) != 0)
 			return -1;
 	} while (expr_accept(p, ","));
-	if (end && !expr_accept(p, end))
-		return expr_fail(p, "expected '%s' at column %zu", end, p->pos + 1);
-	return 0;
-}
-
-int filter_parse(const char *text, struct bundle *b, struct filter *f,
-                 char **err)
-{
-	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL, 0}};
-	memset(f, 0, sizeof *f);
-	skip(&p);
-	if (p.s[p.pos] && expr_parse_conds(&p, f, NULL) == 0) {
-		skip(&p);
-		if (p.s[p.pos])
-			expr_fail(&p, "unexpected '%s' at column %zu", p.s + p.pos,
-			          p.pos + 1);
-	}
-	if (p.err) {
-		filter_free(f);
-		*err = p.err;
+	if (end && !expr_accept(p, end)) {
+		expr_fail(p, "expected '%s' at column %zu", end, p->pos + 1);
 		return -1;
 	}
 	return 0;
@@ -191,169 +193,145 @@ int filter_parse(const char *text, struct bundle *b, struct filter *f,
 /* ---- names ---------------------------------------------------------------- */
 
 /* The reference id.FIELD[conditions], the text just past "id.": a column
- * of the records of experiment id, or the value of machine.FIELD. Frees
- * id. */
-static int expr_parse_ref(struct parser *p, char *id, struct value *out)
+ * of the records of experiment id, or machine.FIELD. Takes id. */
+static struct expr *parse_ref(struct parser *p, char *id)
 {
 	size_t start = p->pos - strlen(id) - 1;
-	char *field = expr_ident(p), *err = NULL, *text = NULL;
-	struct filter f = {0};
-	struct exp_result *r;
-	int rc = -1;
-	if (!field) {
+	struct expr *x = node_new(p, EX_REF);
+	x->col = start + 1;
+	x->str = id;
+	x->field = expr_ident(p);
+	if (!x->field) {
 		expr_fail(p, "expected a field name after '%s.'", id);
-		goto out;
+		goto fail;
 	}
 	/* machine.FIELD is a fact of machine.json; machine.FIELD[...], a
 	 * column of the machine experiment's records. */
 	if (!strcmp(id, "machine") && p->s[p->pos] != '[') {
-		if (ref_machine(p->b, field, &p->facts, out, &err) != 0)
-			goto out;
-		rc = 0;
-		goto out;
+		x->kind = EX_MACHINE;
+		return x;
 	}
-	if (ref_records(p->b, id, &p->facts, &r, &err) != 0)
-		goto out;
-	if (expr_accept(p, "[") && expr_parse_conds(p, &f, "]") != 0)
-		goto out;
-	text = xstrndup(p->s + start, p->pos - start);
-	if (ref_column(r, field, &f, text, out, &err) != 0)
-		goto out;
-	rc = 0;
-out:
-	if (err)
-		fail_with(p, err);
-	filter_free(&f);
-	free(text);
-	free(field);
-	free(id);
-	return rc;
+	if (expr_accept(p, "[") && parse_conds(p, x, "]") != 0)
+		goto fail;
+	x->text = xstrndup(p->s + start, p->pos - start);
+	return x;
+fail:
+	expr_free(x);
+	return NULL;
 }
 
-/* The call fn(ARGS), the text just past "fn(": its arguments and ")",
- * then fn applied to them. Frees fn. */
-static int expr_parse_call(struct parser *p, char *fn, struct value *out)
+/* The call fn(ARGS), the text just past "fn(". Takes fn. */
+static struct expr *parse_call(struct parser *p, char *fn, size_t col)
 {
-	struct value *args = NULL;
-	size_t nargs = 0;
-	char *err = NULL;
-	int rc = -1;
+	struct expr *x = node_new(p, EX_CALL);
+	x->col = col;
+	x->str = fn;
+	if (expr_accept(p, ")"))
+		return x;
+	do {
+		int words = p->words;
+		p->words = func_word_arg(fn, x->nkids);
+		struct expr *a = parse_expr(p);
+		p->words = words;
+		if (!a)
+			goto fail;
+		*ARRAY_PUSH(x->kids, x->nkids) = a;
+	} while (expr_accept(p, ","));
 	if (!expr_accept(p, ")")) {
-		do {
-			int words = p->words;
-			p->words = func_word_arg(fn, nargs);
-			struct value *v = ARRAY_PUSH(args, nargs);
-			memset(v, 0, sizeof *v);
-			int r = expr_parse_expr(p, v);
-			p->words = words;
-			if (r != 0)
-				goto out;
-		} while (expr_accept(p, ","));
-		if (!expr_accept(p, ")")) {
-			expr_fail(p, "expected ')' or ',' at column %zu", p->pos + 1);
-			goto out;
-		}
+		expr_fail(p, "expected ')' or ',' at column %zu", p->pos + 1);
+		goto fail;
 	}
-	if (func_call(fn, args, nargs, out, &err) != 0) {
-		fail_with(p, err);
-		goto out;
-	}
-	rc = 0;
-out:
-	for (size_t i = 0; i < nargs; i++)
-		value_free(&args[i]);
-	free(args);
-	free(fn);
-	return rc;
+	return x;
+fail:
+	expr_free(x);
+	return NULL;
 }
 
 /* ---- the grammar ---------------------------------------------------------- */
 
-static int parse_primary(struct parser *p, struct value *out)
+static struct expr *parse_primary(struct parser *p)
 {
 	skip(p);
 	const char *s = p->s + p->pos;
+	size_t col = p->pos + 1;
 	if (expr_accept(p, "(")) {
-		if (expr_parse_expr(p, out) != 0)
-			return -1;
-		if (!expr_accept(p, ")"))
+		struct expr *x = parse_expr(p);
+		if (x && !expr_accept(p, ")")) {
+			expr_free(x);
 			return expr_fail(p, "expected ')' at column %zu", p->pos + 1);
-		return 0;
+		}
+		return x;
 	}
 	if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
 		char *end;
-		double x = strtod(s, &end);
-		size_t at = p->pos + 1;
+		double v = strtod(s, &end);
+		if (!isfinite(v))
+			return expr_fail(p, "the number at column %zu is too large", col);
+		struct expr *x = node_new(p, EX_NUM);
+		x->num = v;
 		p->pos += (size_t)(end - s);
-		if (!isfinite(x))
-			return expr_fail(p, "the number at column %zu is too large", at);
-		value_set_num(out, x);
-		return 0;
+		return x;
 	}
 	if (*s == '"' || *s == '\'') {
 		const char *end = strchr(s + 1, *s);
 		if (!end)
-			return expr_fail(p, "unterminated string at column %zu",
-			                 p->pos + 1);
-		value_free(out);
-		out->type = VAL_STR;
-		out->str = xstrndup(s + 1, (size_t)(end - s - 1));
+			return expr_fail(p, "unterminated string at column %zu", col);
+		struct expr *x = node_str(p, s + 1, (size_t)(end - s - 1));
 		p->pos += (size_t)(end - s) + 1;
-		return 0;
+		return x;
 	}
 	char *name = expr_ident(p);
 	if (!name) {
 		if (!*s)
 			return expr_fail(p, "the expression ends too early");
-		return expr_fail(p, "unexpected '%c' at column %zu", *s, p->pos + 1);
+		return expr_fail(p, "unexpected '%c' at column %zu", *s, col);
 	}
 	if (expr_accept(p, "("))
-		return expr_parse_call(p, name, out);
+		return parse_call(p, name, col);
 	if (p->s[p->pos] == '.') {
 		p->pos++;
-		return expr_parse_ref(p, name, out);
+		return parse_ref(p, name);
 	}
 	if (!strcmp(name, "true") || !strcmp(name, "false")) {
-		value_set_bool(out, name[0] == 't');
+		struct expr *x = node_new(p, EX_BOOL);
+		x->num = name[0] == 't';
+		x->col = col;
 		free(name);
-		return 0;
+		return x;
 	}
 	if (p->words) {
 		/* A bare word: the rest of a value such as 32x16 or sm_90. */
 		while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_' ||
 		       p->s[p->pos] == '-' || p->s[p->pos] == '.')
 			p->pos++;
-		value_free(out);
-		out->type = VAL_STR;
-		out->str = xstrndup(s, (size_t)(p->s + p->pos - s));
 		free(name);
-		return 0;
+		return node_str(p, s, (size_t)(p->s + p->pos - s));
 	}
+	p->pos = col - 1;
 	expr_fail(p, "unknown name '%s'; a value is written experiment.field or "
 	          "machine.field", name);
 	free(name);
-	return -1;
+	return NULL;
 }
 
-static int parse_unary(struct parser *p, struct value *out);
+static struct expr *parse_unary(struct parser *p);
 
-static int parse_unary_ops(struct parser *p, struct value *out)
+static struct expr *parse_unary_ops(struct parser *p)
 {
-	if (expr_accept(p, "-")) {
-		if (parse_unary(p, out) != 0 || expr_number(p, out, "'-'") != 0)
-			return -1;
-		value_set_num(out, -out->num);
-		return 0;
-	}
-	if (expr_accept(p, "!")) {
-		if (parse_unary(p, out) != 0 || expr_number(p, out, "'!'") != 0)
-			return -1;
-		value_set_bool(out, out->num == 0);
-		return 0;
+	skip(p);
+	size_t col = p->pos + 1;
+	int op = expr_accept(p, "-") ? '-' : expr_accept(p, "!") ? '!' : 0;
+	if (op) {
+		struct expr *k = parse_unary(p);
+		if (!k)
+			return NULL;
+		struct expr *x = node_new(p, op == '-' ? EX_NEG : EX_NOT);
+		x->col = col;
+		*ARRAY_PUSH(x->kids, x->nkids) = k;
+		return x;
 	}
 	/* A word value may start with a digit (32x16): try it as a word. */
 	if (p->words) {
-		skip(p);
 		const char *s = p->s + p->pos;
 		size_t k = 0;
 		while (isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '.' ||
@@ -363,161 +341,156 @@ static int parse_unary_ops(struct parser *p, struct value *out)
 		strtod(s, &end);
 		if (k && isdigit((unsigned char)*s) && (size_t)(end - s) < k &&
 		    isalpha((unsigned char)s[end - s])) {
-			value_free(out);
-			out->type = VAL_STR;
-			out->str = xstrndup(s, k);
+			struct expr *x = node_str(p, s, k);
 			p->pos += k;
-			return 0;
+			return x;
 		}
 	}
-	return parse_primary(p, out);
+	return parse_primary(p);
 }
 
 /* Every cycle of the grammar passes here: count the nesting. */
-static int parse_unary(struct parser *p, struct value *out)
+static struct expr *parse_unary(struct parser *p)
 {
 	if (p->depth >= MAX_DEPTH)
-		return expr_fail(p, "the expression nests more than %d deep at column %zu",
-		                 MAX_DEPTH, p->pos + 1);
+		return expr_fail(p, "the expression nests more than %d deep at "
+		                 "column %zu", MAX_DEPTH, p->pos + 1);
 	p->depth++;
-	int rc = parse_unary_ops(p, out);
+	struct expr *x = parse_unary_ops(p);
 	p->depth--;
-	return rc;
+	return x;
 }
 
-static int parse_mul(struct parser *p, struct value *out)
+/* A left-associative level: operand (op operand)*, ops[i] giving kinds[i]. */
+static struct expr *parse_level(struct parser *p,
+                                struct expr *(*operand)(struct parser *),
+                                const char *const *ops,
+                                const enum expr_kind *kinds, size_t nops)
 {
-	if (parse_unary(p, out) != 0)
-		return -1;
-	for (;;) {
-		int op = expr_accept(p, "*") ? '*' : expr_accept(p, "/") ? '/' : 0;
-		if (!op)
-			return 0;
-		struct value r = {0};
-		if (expr_number(p, out, op == '*' ? "'*'" : "'/'") != 0 ||
-		    parse_unary(p, &r) != 0 ||
-		    expr_number(p, &r, op == '*' ? "'*'" : "'/'") != 0) {
-			value_free(&r);
-			return -1;
+	struct expr *x = operand(p);
+	while (x) {
+		size_t i = 0;
+		while (i < nops && !expr_accept(p, ops[i]))
+			i++;
+		if (i == nops)
+			return x;
+		struct expr *r = operand(p);
+		if (!r) {
+			expr_free(x);
+			return NULL;
 		}
-		int zero = op == '/' && r.num == 0;
-		double x = op == '*' ? out->num * r.num : out->num / r.num;
-		value_free(&r);
-		if (zero)
-			return expr_fail(p, "division by zero");
-		if (expr_set_finite(p, out, x,
-		                    op == '*' ? "a product" : "a quotient") != 0)
-			return -1;
+		x = node_pair(p, kinds[i], x, r);
 	}
+	return NULL;
 }
 
-static int parse_add(struct parser *p, struct value *out)
+static struct expr *parse_mul(struct parser *p)
 {
-	if (parse_mul(p, out) != 0)
-		return -1;
-	for (;;) {
-		int op = expr_accept(p, "+") ? '+' : expr_accept(p, "-") ? '-' : 0;
-		if (!op)
-			return 0;
-		struct value r = {0};
-		if (expr_number(p, out, op == '+' ? "'+'" : "'-'") != 0 ||
-		    parse_mul(p, &r) != 0 ||
-		    expr_number(p, &r, op == '+' ? "'+'" : "'-'") != 0) {
-			value_free(&r);
-			return -1;
-		}
-		double x = op == '+' ? out->num + r.num : out->num - r.num;
-		value_free(&r);
-		if (expr_set_finite(p, out, x,
-		                    op == '+' ? "a sum" : "a difference") != 0)
-			return -1;
-	}
+	static const char *const ops[] = {"*", "/"};
+	static const enum expr_kind kinds[] = {EX_MUL, EX_DIV};
+	return parse_level(p, parse_unary, ops, kinds, 2);
 }
 
-static int parse_cmp(struct parser *p, struct value *out)
+static struct expr *parse_add(struct parser *p)
 {
-	if (parse_add(p, out) != 0)
-		return -1;
+	static const char *const ops[] = {"+", "-"};
+	static const enum expr_kind kinds[] = {EX_ADD, EX_SUB};
+	return parse_level(p, parse_mul, ops, kinds, 2);
+}
+
+static struct expr *parse_cmp(struct parser *p)
+{
+	struct expr *x = parse_add(p);
+	if (!x)
+		return NULL;
 	skip(p);
 	const char *s = p->s + p->pos;
 	if (!strchr("<>=!", *s) || !*s || (*s == '!' && s[1] != '=') ||
 	    (*s == '=' && s[1] != '='))
-		return 0;
+		return x;
 	enum cmp_op op;
-	if (parse_op(p, &op) != 0)
-		return -1;
-	struct value r = {0};
-	if (parse_add(p, &r) != 0 || scalar(p, out) != 0 || scalar(p, &r) != 0) {
-		value_free(&r);
-		return -1;
+	struct expr *r = NULL;
+	if (parse_op(p, &op) != 0 || !(r = parse_add(p))) {
+		expr_free(x);
+		return NULL;
 	}
-	int res;
-	if (out->type == VAL_STR && r.type == VAL_STR) {
-		res = cmp_op_holds(strcmp(out->str, r.str), 0, op);
-	} else if (out->type != VAL_STR && r.type != VAL_STR) {
-		res = cmp_op_holds(out->num, r.num, op);
+	x = node_pair(p, EX_CMP, x, r);
+	x->op = op;
+	return x;
+}
+
+static struct expr *parse_and(struct parser *p)
+{
+	static const char *const ops[] = {"&&"};
+	static const enum expr_kind kinds[] = {EX_AND};
+	return parse_level(p, parse_cmp, ops, kinds, 1);
+}
+
+static struct expr *parse_expr(struct parser *p)
+{
+	static const char *const ops[] = {"||"};
+	static const enum expr_kind kinds[] = {EX_OR};
+	return parse_level(p, parse_and, ops, kinds, 1);
+}
+
+/* The whole text as one tree (conds: as conditions), or NULL with
+ * *err and *col. */
+static struct expr *parse_text(const char *text, int conds, char **err,
+                               size_t *col)
+{
+	struct parser p = {text, 0, NULL, 0, 0, 0};
+	struct expr *x;
+	if (conds) {
+		x = node_new(&p, EX_CONDS);
+		skip(&p);
+		if (p.s[p.pos] && parse_conds(&p, x, NULL) != 0) {
+			expr_free(x);
+			x = NULL;
+		}
 	} else {
-		value_free(&r);
-		return expr_fail(p, "cannot compare a string with a number");
+		x = parse_expr(&p);
 	}
-	value_free(&r);
-	value_set_bool(out, res);
-	return 0;
+	if (x) {
+		skip(&p);
+		if (p.s[p.pos]) {
+			expr_fail(&p, "unexpected '%s' at column %zu", p.s + p.pos,
+			          p.pos + 1);
+			expr_free(x);
+			x = NULL;
+		}
+	}
+	if (!x) {
+		*err = p.err;
+		if (col)
+			*col = p.err_col;
+	}
+	return x;
 }
 
-static int parse_and(struct parser *p, struct value *out)
+int expr_parse(const char *text, struct expr **out, char **err, size_t *col)
 {
-	if (parse_cmp(p, out) != 0)
-		return -1;
-	while (expr_accept(p, "&&")) {
-		struct value r = {0};
-		if (expr_number(p, out, "'&&'") != 0 || parse_cmp(p, &r) != 0 ||
-		    expr_number(p, &r, "'&&'") != 0) {
-			value_free(&r);
-			return -1;
-		}
-		value_set_bool(out, out->num != 0 && r.num != 0);
-		value_free(&r);
-	}
-	return 0;
+	*out = parse_text(text, 0, err, col);
+	return *out ? 0 : -1;
 }
 
-static int expr_parse_expr(struct parser *p, struct value *out)
+int conds_parse(const char *text, struct expr **out, char **err, size_t *col)
 {
-	if (parse_and(p, out) != 0)
-		return -1;
-	while (expr_accept(p, "||")) {
-		struct value r = {0};
-		if (expr_number(p, out, "'||'") != 0 || parse_and(p, &r) != 0 ||
-		    expr_number(p, &r, "'||'") != 0) {
-			value_free(&r);
-			return -1;
-		}
-		value_set_bool(out, out->num != 0 || r.num != 0);
-		value_free(&r);
-	}
-	return 0;
+	*out = parse_text(text, 1, err, col);
+	return *out ? 0 : -1;
 }
 
 int expr_eval_at(const char *text, struct bundle *b, struct value *out,
                  char **err, struct eval_facts *facts)
 {
-	struct parser p = {text, 0, b, NULL, 0, 0, {0, NULL, NULL, 0}};
+	struct expr *x;
 	memset(out, 0, sizeof *out);
-	if (expr_parse_expr(&p, out) == 0) {
-		skip(&p);
-		if (p.s[p.pos])
-			expr_fail(&p, "unexpected '%s' at column %zu", p.s + p.pos,
-			          p.pos + 1);
-	}
 	if (facts)
-		*facts = p.facts;
-	if (p.err) {
-		value_free(out);
-		*err = p.err;
+		memset(facts, 0, sizeof *facts);
+	if (expr_parse(text, &x, err, NULL) != 0)
 		return -1;
-	}
-	return 0;
+	int rc = expr_eval_tree(x, b, out, err, facts);
+	expr_free(x);
+	return rc;
 }
 
 int expr_eval(const char *text, struct bundle *b, struct value *out, char **err)
@@ -525,3 +498,14 @@ int expr_eval(const char *text, struct bundle *b, struct value *out, char **err)
 	return expr_eval_at(text, b, out, err, NULL);
 }
 
+int filter_parse(const char *text, struct bundle *b, struct filter *f,
+                 char **err)
+{
+	struct expr *x;
+	memset(f, 0, sizeof *f);
+	if (conds_parse(text, &x, err, NULL) != 0)
+		return -1;
+	int rc = conds_eval(x, b, f, err);
+	expr_free(x);
+	return rc;
+}

@@ -32,7 +32,25 @@ struct eval_facts {
 	 * 9.0; -1: one no capability in the facts table has): the value
 	 * does not apply to this card, which is not a mistake in the text. */
 	int need_cc;
+	/* When not NULL, each column read is added to it (expr_reads). */
+	struct eval_reads *reads;
 };
+
+/* The columns an evaluation read: experiment id's field over rows (the
+ * records the column selected, borrowed from the bundle), and whether it
+ * read a fact of machine.json. Freed with eval_reads_free. */
+struct eval_read {
+	const char *id;    /* borrowed from the bundle */
+	char *field;
+	const cJSON **rows;
+	size_t n;
+};
+struct eval_reads {
+	struct eval_read *v;
+	size_t n;
+	int machine;
+};
+void eval_reads_free(struct eval_reads *r);
 
 /* The value of machine.FIELD into *out (what it held is freed): a number,
  * string or truth value of machine.json. Notes in facts whether

@@ -6,6 +6,7 @@
 
 #include "base/buf.h"
 #include "book/chapter.h"
+#include "book/expr.h"
 #include "base/util.h"
 #include "bundle/ccfacts.h"
 
@@ -68,6 +69,47 @@ void inline_expr_parse(struct inline_expr *e, const char *s, size_t n,
 	}
 	e->text = xstrdup(t);
 	free(text);
+}
+
+/* The column, from 1, of the first byte of e's text in the source line
+ * [s, end) that holds "{{raw}}", or 0 when it is not there. */
+static int value_col(const struct inline_expr *e, const char *s,
+                     const char *end, const char *raw)
+{
+	if (!s || !raw)
+		return 0;
+	const char *in = strstr(raw, e->text);
+	size_t n = strlen(raw);
+	for (const char *q = s; q + 2 + n <= end; q++)
+		if (q[0] == '{' && q[1] == '{' && !memcmp(q + 2, raw, n))
+			return (int)(q + 2 - s) + (in ? (int)(in - raw) : 0) + 1;
+	return 0;
+}
+
+void inline_expr_check(struct inline_expr *e, const char *path,
+                       const char *const *lines, size_t nlines,
+                       const char *src_end, const char *raw)
+{
+	if (e->need_cc < 0)
+		diag_at(path, e->line, "'requires' names no compute capability: "
+		        "write 'requires sm_90:' or 'requires cc >= 9.0:'");
+	if (!*e->text) {
+		diag_at(path, e->line, "empty '{{ }}'");
+		return;
+	}
+	if (e->ref)
+		return;
+	char *err = NULL;
+	size_t col = 0;
+	size_t at_line = (size_t)e->line;
+	if (at_line >= 1 && at_line <= nlines)
+		e->col = value_col(e, lines[at_line - 1],
+		                   at_line < nlines ? lines[at_line] : src_end, raw);
+	if (expr_parse(e->text, &e->tree, &err, &col) == 0)
+		return;
+	int at = e->col ? e->col + (int)col - 1 : 0;
+	diag_at_col(path, e->line, at, "{{ %s }}: %s", e->text, err);
+	e->parse_err = err;
 }
 
 #define TOKEN_OPEN '\x02'

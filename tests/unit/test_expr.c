@@ -142,9 +142,10 @@ TEST(test_errors)
 	EVAL_ERR("count(nul.g[k=argmax(nul.g, note)])", "'note' is null");
 	EVAL_ERR("argmax(nul.g, note) == 1", "'note' is null");
 	EVAL("argmax(nul.g, k)", NULL, "b");
-	/* The experiment is looked up before its conditions are read, and the
+	/* The whole text is parsed before anything is looked up: a mistake
+	 * of syntax is told before a missing experiment, and otherwise the
 	 * first problem found is the one told. */
-	EVAL_ERR("nosuch.x[ilp 8]", "no results for experiment 'nosuch'");
+	EVAL_ERR("nosuch.x[ilp 8]", "expected a comparison (= != < <= > >=) at column 14");
 	EVAL_ERR("max(1, nosuch.x) + frobnicate(1)", "no results for experiment");
 	EVAL_ERR("ilp.gflop[ilp=8", "expected ']'");
 	EVAL_ERR("pow(2, machine.gpu)", "pow needs a number, not a string");
