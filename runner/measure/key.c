@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "measure/command.h"
 #include "base/exec.h"
 #include "base/util.h"
@@ -34,10 +35,117 @@ static int key_input_resolve(const char *root, const char *w, char **out,
 	return rc;
 }
 
+/*
+ * One word of a dependency file from *p, unescaped as make reads it, into
+ * w; *p is left after it. A run of N backslashes before a blank is N/2
+ * backslashes, and a blank of the word when N is odd; "\#" and "\:" are
+ * "#" and ":"; "$$" is "$". 1 when the word ends at a separator colon (an
+ * unescaped ':' right after it, which is passed), else 0.
+ */
+static int deps_word(const char **p, struct buf *w)
+{
+	const char *s = *p;
+	buf_reset(w);
+	buf_puts(w, "");
+	while (*s && *s != ' ' && *s != '\t' && *s != ':') {
+		if (*s == '\\') {
+			size_t k = 0;
+			while (s[k] == '\\')
+				k++;
+			char next = s[k];
+			if (next == ' ' || next == '\t') {
+				for (size_t i = 0; i < k / 2; i++)
+					buf_putc(w, '\\');
+				s += k;
+				if (k % 2 == 0)
+					break;
+				buf_putc(w, *s++);
+				continue;
+			}
+			if ((next == '#' || next == ':') && k % 2) {
+				for (size_t i = 0; i < k / 2; i++)
+					buf_putc(w, '\\');
+				buf_putc(w, next);
+				s += k + 1;
+				continue;
+			}
+			for (size_t i = 0; i < k; i++)
+				buf_putc(w, '\\');
+			s += k;
+			continue;
+		}
+		if (*s == '$' && s[1] == '$')
+			s++;
+		buf_putc(w, *s++);
+	}
+	int colon = *s == ':';
+	if (colon)
+		s += 1 + (s[1] == ':'); /* "::", a double-colon rule */
+	*p = s;
+	return colon;
+}
+
+char **key_deps_words(const char *text, size_t *n)
+{
+	char **words = NULL;
+	struct buf line = BUF_INIT, w = BUF_INIT;
+	*n = 0;
+	while (*text) {
+		/* One logical line: a backslash-newline joins the next one. */
+		buf_reset(&line);
+		buf_puts(&line, "");
+		for (; *text && *text != '\n'; text++) {
+			size_t k = 0;
+			while (text[k] == '\\')
+				k++;
+			if (k) {
+				const char *nl = text + k + (text[k] == '\r');
+				int joins = k % 2 && *nl == '\n';
+				for (size_t i = 0; i < k - (size_t)joins; i++)
+					buf_putc(&line, '\\');
+				if (joins)
+					buf_putc(&line, ' ');
+				text = joins ? nl : text + k - 1;
+				continue;
+			}
+			if (*text == '\r' && text[1] == '\n')
+				continue;
+			if (*text == '#' && (!line.len || line.data[line.len - 1] != '\\'))
+				while (text[1] && text[1] != '\n')
+					text++; /* a comment runs to the end of the line */
+			else
+				buf_putc(&line, *text);
+		}
+		if (*text)
+			text++;
+		/* Targets (one or several, however spaced before the colon),
+		 * then the prerequisites: only they are inputs. A target with
+		 * none is -MP's phony rule for a header. */
+		const char *p = line.data;
+		int after = 0;
+		while (*p) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!*p)
+				break;
+			int colon = deps_word(&p, &w);
+			if (after && w.len && strcmp(w.data, "|"))
+				*ARRAY_PUSH(words, *n) = xstrdup(w.data);
+			after |= colon;
+		}
+	}
+	buf_free(&line);
+	buf_free(&w);
+	*ARRAY_PUSH(words, *n) = NULL;
+	(*n)--;
+	return words;
+}
+
 char **key_deps_read(const char *path, size_t *n, char **why)
 {
 	char *text = file_read_regular(path, KEY_INPUT_CAP, NULL, why);
-	char **files = NULL;
+	char **files = NULL, **words = NULL;
+	size_t nwords = 0;
 	char root[PATH_MAX];
 	*n = 0;
 	if (!text) {
@@ -50,32 +158,21 @@ char **key_deps_read(const char *path, size_t *n, char **why)
 		                 strerror(errno));
 		goto out;
 	}
-	for (char *p = text; *p; p++)
-		if (*p == '\\' && (p[1] == '\n' || p[1] == '\r'))
-			*p = ' ';
-	char *save = NULL;
-	for (char *w = strtok_r(text, " \t\r\n", &save); w && !*why;
-	     w = strtok_r(NULL, " \t\r\n", &save)) {
-		size_t len = strlen(w);
-		if (!strcmp(w, ":") && *n) {
-			/* "target : deps" (nvcc's spacing): the target is no input. */
-			free(files[--*n]);
-			continue;
-		}
-		if (w[len - 1] == ':')
-			continue;
+	words = key_deps_words(text, &nwords);
+	for (size_t i = 0; i < nwords && !*why; i++) {
 		char *canon = NULL;
-		if (key_input_resolve(root, w, &canon, why) != 0)
+		if (key_input_resolve(root, words[i], &canon, why) != 0)
 			continue;
 		int seen = 0;
-		for (size_t i = 0; i < *n; i++)
-			seen |= !strcmp(files[i], canon);
+		for (size_t k = 0; k < *n; k++)
+			seen |= !strcmp(files[k], canon);
 		if (seen)
 			free(canon);
 		else
 			*ARRAY_PUSH(files, *n) = canon;
 	}
 out:
+	argv_free(words);
 	free(text);
 	if (*why) {
 		for (size_t i = 0; i < *n; i++)

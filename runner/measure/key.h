@@ -45,7 +45,21 @@ char **key_inputs(const struct exper *e, const struct bundle *b,
                   const struct exp_result *r, size_t *n, char **escaped);
 
 /*
- * The project files a make-style dependency file lists (-MD), each by its
+ * The prerequisites of a make-style dependency file's text, read as make
+ * reads it, for gcc, clang and nvcc alike: a backslash-newline joins
+ * lines; "#" starts a comment; each rule's targets (one or several, the
+ * colon right after them or after a blank, "main.o : a.cu" as nvcc writes
+ * it) are not inputs, nor is a rule without prerequisites (-MP's phony
+ * rule for a header); "\ " is a blank inside a path ("sp\ ace/s.c"), a
+ * run of 2N backslashes before a blank N backslashes, "\#" and "\:" are
+ * "#" and ":", "$$" is "$"; "|" (order-only) is no file. In order, with
+ * repeats: NULL-terminated (caller frees with argv_free), count in *n.
+ */
+char **key_deps_words(const char *text, size_t *n);
+
+/*
+ * The project files a make-style dependency file lists (-MD, read by
+ * key_deps_words), each by its
  * canonical in-project path, without repeats, the system's headers left
  * out: NULL-terminated (caller frees with argv_free), count in *n; NULL
  * when the file cannot be read (the compiler wrote none). NULL with *why

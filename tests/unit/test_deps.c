@@ -1,0 +1,91 @@
+/* Dependency files read as make reads them (key_deps_words), in the shapes
+ * gcc, clang and nvcc write. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/exec.h"
+#include "measure/key.h"
+#include "test.h"
+
+/* The words of text joined by '|', for one comparison. */
+static char *words_of(const char *text)
+{
+	size_t n = 0, len = 1;
+	char **w = key_deps_words(text, &n);
+	for (size_t i = 0; i < n; i++)
+		len += strlen(w[i]) + 1;
+	char *out = calloc(1, len);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strcat(out, "|");
+		strcat(out, w[i]);
+	}
+	argv_free(w);
+	return out;
+}
+
+#define CHECK_WORDS(text, want)                                            \
+	do {                                                               \
+		char *got_ = words_of(text);                               \
+		CHECK_STR(got_, want);                                     \
+		free(got_);                                                \
+	} while (0)
+
+/* What gcc 12 wrote for -MD -MP (a path with a space, "$" and "#" in
+ * names), and clang 14 for the same. */
+TEST(test_deps_gcc_clang)
+{
+	CHECK_WORDS("s.o: sp\\ ace/s.c /usr/include/stdc-predef.h sp\\ ace/h$$x.h \\\n"
+	            " sp\\ ace/../k/h\\#1.h\n"
+	            "/usr/include/stdc-predef.h:\n"
+	            "sp\\ ace/h$$x.h:\n"
+	            "sp\\ ace/../k/h\\#1.h:\n",
+	            "sp ace/s.c|/usr/include/stdc-predef.h|sp ace/h$x.h|"
+	            "sp ace/../k/h#1.h");
+	CHECK_WORDS("s.o: sp\\ ace/s.c sp\\ ace/h$$x.h sp\\ ace/../k/h\\#1.h\n\n"
+	            "sp\\ ace/h$$x.h:\n\nsp\\ ace/../k/h\\#1.h:\n",
+	            "sp ace/s.c|sp ace/h$x.h|sp ace/../k/h#1.h");
+	/* Several targets (-MT 'a.o b.o'). */
+	CHECK_WORDS("a.o b.o: k/a.c \\\n k/a.h\n", "k/a.c|k/a.h");
+}
+
+/* nvcc: a blank before the colon, four-blank continuation lines. */
+TEST(test_deps_nvcc)
+{
+	CHECK_WORDS("main.o : kernels/m/main.cu \\\n"
+	            "    /usr/local/cuda/bin/../targets/x86_64-linux/include/cuda_runtime.h \\\n"
+	            "    kernels/m/util.cuh \\\n"
+	            "    kernels/sp\\ ace/k.cuh\n",
+	            "kernels/m/main.cu|"
+	            "/usr/local/cuda/bin/../targets/x86_64-linux/include/cuda_runtime.h|"
+	            "kernels/m/util.cuh|kernels/sp ace/k.cuh");
+	/* Windows line ends, and a rule per source. */
+	CHECK_WORDS("a.o : a.cu \\\r\n    a.h\r\nb.o : b.cu\r\n", "a.cu|a.h|b.cu");
+}
+
+/* The corners of make's reading: backslashes before a blank, comments,
+ * double colons, order-only prerequisites, escaped colons. */
+TEST(test_deps_corners)
+{
+	/* Two backslashes before a blank: one backslash, and the word ends. */
+	CHECK_WORDS("t: a\\\\ b\n", "a\\|b");
+	/* Three: a backslash and a blank inside the word. */
+	CHECK_WORDS("t: a\\\\\\ b\n", "a\\ b");
+	/* A backslash elsewhere stays. */
+	CHECK_WORDS("t: a\\b.h\n", "a\\b.h");
+	CHECK_WORDS("# a comment\nt: a.h # another\n", "a.h");
+	CHECK_WORDS("t:: a.h\n", "a.h");
+	CHECK_WORDS("t: a.h | order\n", "a.h|order");
+	CHECK_WORDS("t\\:x: a\\:b.h\n", "a:b.h");
+	CHECK_WORDS("t:a.h\n", "a.h");
+	CHECK_WORDS("", "");
+	CHECK_WORDS("no colon here\n", "");
+	/* A continuation right at the end of the file. */
+	CHECK_WORDS("t: a.h \\\n", "a.h");
+}
+
+TEST_MAIN({
+	RUN(test_deps_gcc_clang);
+	RUN(test_deps_nvcc);
+	RUN(test_deps_corners);
+})
