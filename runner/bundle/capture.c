@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/exec.h"
 #include "base/util.h"
 
 struct capture_field {
@@ -238,6 +239,35 @@ static int cmp_field(const void *a, const void *b)
 	       ((const struct capture_field *)b)->group;
 }
 
+/*
+ * A record has one field of a name: two groups of one name ((?J)), or a
+ * group named F_unit beside a unit on F, are refused. 0, or -1 with *why.
+ */
+static int fields_clash(const struct capture_pat *p, char **why)
+{
+	for (size_t i = 0; i < p->nfields; i++)
+		for (size_t k = 0; k < p->nfields; k++) {
+			const struct capture_field *a = &p->fields[i], *b = &p->fields[k];
+			if (k > i && !strcmp(a->name, b->name)) {
+				*why = xasprintf("two groups are named '%s' (groups %d and "
+				                 "%d); a record has one field of a name, so "
+				                 "name them apart", a->name, a->group,
+				                 b->group);
+				return -1;
+			}
+			char *unit = a->unit ? xasprintf("%s_unit", a->name) : NULL;
+			int clash = unit && !strcmp(unit, b->name);
+			free(unit);
+			if (clash) {
+				*why = xasprintf("the group '%s' is also the field that names "
+				                 "the unit of '%s' (?#%s); rename the group",
+				                 b->name, a->name, a->unit);
+				return -1;
+			}
+		}
+	return 0;
+}
+
 int capture_add(struct capture *c, const char *pattern, int line, char **why)
 {
 	int err;
@@ -286,6 +316,15 @@ int capture_add(struct capture *c, const char *pattern, int line, char **why)
 		free(comment);
 	}
 	qsort(p.fields, p.nfields, sizeof *p.fields, cmp_field);
+	if (fields_clash(&p, why) != 0) {
+		for (size_t k = 0; k < p.nfields; k++) {
+			free(p.fields[k].name);
+			free(p.fields[k].unit);
+		}
+		free(p.fields);
+		pcre2_code_free(re);
+		return -1;
+	}
 	*ARRAY_PUSH(c->pats, c->n) = p;
 	return 0;
 }
@@ -331,23 +370,83 @@ static cJSON *match_row(const struct capture_pat *p, const char *s,
 	return row;
 }
 
-/* Every match of p in s[0..len), found at base + its offset. */
-static void match_all(const struct capture_pat *p, size_t ip, const char *s,
-                      size_t len, size_t base, struct found **out, size_t *n,
-                      pcre2_match_data *md)
+/* The start of the UTF-8 character after s[at] (an empty match moves on
+ * by one character, never into the middle of one). */
+static size_t next_char(const char *s, size_t len, size_t at)
+{
+	at++;
+	while (at < len && ((unsigned char)s[at] & 0xC0) == 0x80)
+		at++;
+	return at;
+}
+
+/*
+ * Every match of p in s[0..len), found at base + its offset. 0, or -1
+ * when a match failed other than by finding nothing (PCRE2's match or
+ * depth limit, a subject that is not UTF-8), with *err the code and *at
+ * the offset where the attempt started, or when labbook was asked to stop
+ * (*err 0).
+ */
+static int match_all(const struct capture_pat *p, size_t ip, const char *s,
+                     size_t len, size_t base, struct found **out, size_t *n,
+                     pcre2_match_data *md, pcre2_match_context *mc, int *err,
+                     size_t *at)
 {
 	PCRE2_SIZE start = 0;
 	while (start <= len) {
-		int rc = pcre2_match(p->re, (PCRE2_SPTR)s, len, start, 0, md, NULL);
-		if (rc < 0)
+		if (exec_stopping()) {
+			*err = 0;
+			*at = base + start;
+			return -1;
+		}
+		int rc = pcre2_match(p->re, (PCRE2_SPTR)s, len, start, 0, md, mc);
+		if (rc == PCRE2_ERROR_NOMATCH)
 			break;
+		if (rc < 0) {
+			*err = rc;
+			*at = base + start;
+			return -1;
+		}
 		const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 		struct found *f = ARRAY_PUSH(*out, *n);
 		f->at = base + ov[0];
 		f->pat = ip;
 		f->row = match_row(p, s, ov);
-		start = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+		start = ov[1] > ov[0] ? ov[1] : next_char(s, len, ov[0]);
 	}
+	return 0;
+}
+
+/* Why matching stopped at text[at] (match_all), for the caller. */
+static char *match_failed(const struct capture_pat *p, const char *text,
+                          size_t len, size_t at, int err)
+{
+	if (!err)
+		return xstrdup("interrupted");
+	size_t line = 1, from = 0;
+	for (size_t i = 0; i < at && i < len; i++)
+		if (text[i] == '\n') {
+			line++;
+			from = i + 1;
+		}
+	const char *nl = memchr(text + from, '\n', len - from);
+	size_t end = nl ? (size_t)(nl - text) : len, shown = end - from;
+	if (shown > CAPTURE_LINE_SHOWN) {
+		shown = CAPTURE_LINE_SHOWN;
+		while (shown && ((unsigned char)text[from + shown] & 0xC0) == 0x80)
+			shown--;
+	}
+	PCRE2_UCHAR msg[256];
+	pcre2_get_error_message(err, msg, sizeof msg);
+	int limit = err == PCRE2_ERROR_MATCHLIMIT || err == PCRE2_ERROR_DEPTHLIMIT ||
+	            err == PCRE2_ERROR_HEAPLIMIT;
+	return xasprintf("could not match its capture: of line %d against line "
+	                 "%zu of its output (%s%s): '%.*s%s'%s", p->line, line,
+	                 (char *)msg, limit ? ", a limit that keeps a build "
+	                 "answering Ctrl-C" : "", (int)shown, text + from,
+	                 shown < end - from ? "..." : "",
+	                 limit ? "; make it backtrack less, with an atomic group "
+	                 "(?>...) or a possessive quantifier (a*+)" : "");
 }
 
 static int cmp_found(const void *a, const void *b)
@@ -358,33 +457,79 @@ static int cmp_found(const void *a, const void *b)
 	return x->pat < y->pat ? -1 : x->pat > y->pat;
 }
 
-size_t capture_records(const struct capture *c, const char *text, size_t len,
-                       cJSON ***rows, size_t *nrows, size_t *counts)
+int capture_records(const struct capture *c, const char *text, size_t len,
+                    cJSON ***rows, size_t *nrows, size_t *counts, int *line,
+                    char **why)
 {
 	struct found *found = NULL;
-	size_t n = 0;
-	for (size_t i = 0; c && i < c->n; i++) {
+	size_t n = 0, at = 0;
+	int rc = 0, err = 0;
+	pcre2_match_context *mc = pcre2_match_context_create(NULL);
+	for (size_t i = 0; c && i < c->n && !rc; i++) {
 		const struct capture_pat *p = &c->pats[i];
 		pcre2_match_data *md = pcre2_match_data_create_from_pattern(p->re, NULL);
 		size_t before = n;
+		pcre2_set_match_limit(mc, p->spans ? CAPTURE_MATCH_LIMIT * 10
+		                                   : CAPTURE_MATCH_LIMIT);
+		pcre2_set_depth_limit(mc, CAPTURE_DEPTH_LIMIT);
 		if (p->spans) {
-			match_all(p, i, text, len, 0, &found, &n, md);
+			rc = match_all(p, i, text, len, 0, &found, &n, md, mc, &err, &at);
 		} else {
-			for (size_t at = 0; at < len;) {
-				const char *nl = memchr(text + at, '\n', len - at);
+			for (size_t from = 0; from < len && !rc;) {
+				const char *nl = memchr(text + from, '\n', len - from);
 				size_t end = nl ? (size_t)(nl - text) : len;
-				match_all(p, i, text + at, end - at, at, &found, &n, md);
-				at = end + 1;
+				rc = match_all(p, i, text + from, end - from, from, &found, &n,
+				               md, mc, &err, &at);
+				from = end + 1;
 			}
+		}
+		if (rc) {
+			*line = p->line;
+			*why = match_failed(p, text, len, at, err);
 		}
 		if (counts)
 			counts[i] += n - before;
 		pcre2_match_data_free(md);
 	}
+	pcre2_match_context_free(mc);
 	if (n)
 		qsort(found, n, sizeof *found, cmp_found);
-	for (size_t i = 0; i < n; i++)
-		*ARRAY_PUSH(*rows, *nrows) = found[i].row;
+	for (size_t i = 0; i < n; i++) {
+		if (rc)
+			cJSON_Delete(found[i].row);
+		else
+			*ARRAY_PUSH(*rows, *nrows) = found[i].row;
+	}
 	free(found);
-	return n;
+	return rc;
+}
+
+int capture_output(const struct capture *c, const char *out, size_t len,
+                   size_t dropped, cJSON ***rows, size_t *nrows, size_t *counts,
+                   unsigned char *miss, int *line, char **why)
+{
+	size_t npat = capture_count(c), safe_len;
+	if (!npat)
+		return 0;
+	if (dropped) {
+		*why = xasprintf("printed more than the %u MiB of output that "
+		                 "capture: reads (%zu bytes more, not read), so its "
+		                 "records would be cut short",
+		                 CAPTURE_OUTPUT_CAP >> 20, dropped);
+		*line = capture_line(c, 0);
+		return -1;
+	}
+	char *safe = text_make_safe(out, len, &safe_len);
+	size_t *mine = xcalloc(npat, sizeof *mine);
+	int rc = capture_records(c, safe ? safe : out, safe ? safe_len : len, rows,
+	                         nrows, mine, line, why);
+	for (size_t p = 0; p < npat; p++) {
+		if (counts)
+			counts[p] += mine[p];
+		if (miss)
+			miss[p] = !mine[p];
+	}
+	free(mine);
+	free(safe);
+	return rc;
 }

@@ -20,8 +20,12 @@
  * milliseconds, unless a group is named median_ms: such records merge runs
  * by their median and compare like lab.h's timed records.
  *
- * Errors: capture_add returns 0 or -1 with *why set (caller frees, nothing
- * reported), for the caller to report at the option's line.
+ * A record has one field of a name: two groups of one name ((?J)), or a
+ * group named F_unit beside a unit on F, are refused by capture_add.
+ *
+ * Errors: capture_add and capture_records return 0 or -1 with *why set
+ * (caller frees, nothing reported), for the caller to report at the
+ * option's line.
  */
 #ifndef LB_CAPTURE_H
 #define LB_CAPTURE_H
@@ -51,12 +55,43 @@ int capture_line(const struct capture *c, size_t i);
 int capture_field_line(const struct capture *c, const char *name);
 
 /*
+ * Matching is bounded: a line pattern may take CAPTURE_MATCH_LIMIT of
+ * PCRE2's steps per search (a pattern across lines ten times as many),
+ * and CAPTURE_DEPTH_LIMIT of its backtracking depth, so one search takes
+ * some 20 ms at most and a build stopped (SIGINT, SIGTERM) mid-capture
+ * stops within one. capture_records reads at most CAPTURE_OUTPUT_CAP bytes
+ * of one process's output (job.h): more is an error, not a cut.
+ */
+#define CAPTURE_MATCH_LIMIT 1000000u
+#define CAPTURE_DEPTH_LIMIT 100000u
+#define CAPTURE_OUTPUT_CAP (64u << 20)
+#define CAPTURE_LINE_SHOWN 120 /* bytes of a line a message quotes */
+
+/*
  * The records the patterns find in text (len bytes, valid UTF-8),
  * appended to *rows (each owned by the caller), and how many matches each
- * pattern found added to counts[0..capture_count) (may be NULL). Returns
- * how many records were added.
+ * pattern found added to counts[0..capture_count) (may be NULL). An empty
+ * match moves on by one UTF-8 character. 0, or -1 with nothing appended
+ * when a search failed: a pattern reached a limit above, at the output
+ * line *why names ("could not match its capture: of line 12 against line
+ * 3 of its output (match limit exceeded, ...): 'val 1 aaa...'"; caller
+ * frees), *line the pattern's line; or labbook was asked to stop (*why
+ * "interrupted").
  */
-size_t capture_records(const struct capture *c, const char *text, size_t len,
-                       cJSON ***rows, size_t *nrows, size_t *counts);
+int capture_records(const struct capture *c, const char *text, size_t len,
+                    cJSON ***rows, size_t *nrows, size_t *counts, int *line,
+                    char **why);
+
+/*
+ * capture_records over one process's output (out, len bytes, any bytes:
+ * made safe first, text_make_safe), which was read whole unless dropped
+ * bytes past CAPTURE_OUTPUT_CAP were not read: then -1, nothing captured,
+ * *why "printed more than the 64 MiB ..." and *line the first pattern's.
+ * miss[p] (when not NULL) is set where pattern p matched nothing. 0 or -1
+ * as capture_records.
+ */
+int capture_output(const struct capture *c, const char *out, size_t len,
+                   size_t dropped, cJSON ***rows, size_t *nrows, size_t *counts,
+                   unsigned char *miss, int *line, char **why);
 
 #endif

@@ -129,6 +129,8 @@ struct job {
 	size_t nsets;        /* sweep sets: processes per run */
 	size_t bad_set;      /* the set whose process failed */
 	int capture_miss;    /* the line of a capture that matched nothing */
+	char *cap_err;       /* why a capture failed (capture_records) */
+	int cap_line;        /* and the line of its pattern */
 	double timeout;
 	int nruns, ran, ok, rec_bad, rec_unread, unstarted, done;
 	char who[24];        /* "GPU n: " where several GPUs run at once */
@@ -194,6 +196,7 @@ static void job_free(struct job *j)
 	free(j->nrows);
 	free(j->first_out);
 	free(j->rec_err);
+	free(j->cap_err);
 	free(j->records);
 	free(j->r.out);
 	free(j->bin);
@@ -231,6 +234,17 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 			        "experiment '%s': its %d runs wrote different records "
 			        "(%s); the first run's are kept", e->id, j->nruns, why);
 			free(why);
+		}
+		/* A bundle reads back as many bytes of records, and no more. */
+		size_t size = j->records ? strlen(j->records) : 0;
+		if (size > RESULTS_RECORDS_CAP) {
+			j->ok = 0;
+			j->bad_set = (size_t)-1; /* no one set's */
+			j->cap_err = xasprintf("made %zu bytes of records, more than the "
+			                       "%u MiB a bundle reads back", size,
+			                       RESULTS_RECORDS_CAP >> 20);
+			j->cap_line = capture_count(e->capture) ? capture_line(e->capture, 0)
+			                                        : e->dir->line;
 		}
 		if (j->first_out) {
 			free(r->out);
@@ -285,7 +299,8 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		for (int d = 0; d < 3; d++)
 			free(derived[d]);
 	} else {
-		char *why = j->rec_unread
+		char *why = j->cap_err ? xstrdup(j->cap_err)
+		            : j->rec_unread
 		                ? xasprintf("wrote records that were not kept: %s",
 		                            j->rec_err)
 		            : j->rec_bad
@@ -296,11 +311,13 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		                            "line %d; its output is on the page",
 		                            j->capture_miss)
 		                : failure_summary(r, j->timeout);
-		int line = j->capture_miss ? j->capture_miss : e->dir->line;
-		if (j->nsets > 1 && !j->capture_miss) {
+		int line = j->cap_err ? j->cap_line
+		           : j->capture_miss ? j->capture_miss : e->dir->line;
+		if (j->nsets > 1 && !j->capture_miss && j->bad_set != (size_t)-1) {
 			char *set = sweep_text(e->sweep, j->bad_set);
 			char *w = xasprintf("%s for the sweep set '%s'", why, set);
-			line = sweep_line(e->sweep, 0);
+			if (!j->cap_err)
+				line = sweep_line(e->sweep, 0);
 			free(set);
 			free(why);
 			why = w;
@@ -367,6 +384,29 @@ static int job_records_read(struct job *j, cJSON ***rows, size_t *nrows)
 	return j->rec_bad ? -1 : 0;
 }
 
+/* The capture: patterns over the whole of one process's output r, into
+ * run i's records (capture_output); 0, or -1 with the job's cap_err and
+ * cap_line, or r->interrupted where labbook was asked to stop meanwhile. */
+static int job_capture(struct job *j, int i, struct run_result *r,
+                       size_t *counts, unsigned char *miss)
+{
+	char *why = NULL;
+	int line = 0;
+	if (capture_output(j->e->capture, r->out, r->out_len, r->dropped,
+	                   &j->runs[i], &j->nrows[i], counts, miss, &line,
+	                   &why) == 0)
+		return 0;
+	if (!strcmp(why, "interrupted")) {
+		r->interrupted = 1;
+		free(why);
+		return -1;
+	}
+	free(j->cap_err);
+	j->cap_err = why;
+	j->cap_line = line;
+	return -1;
+}
+
 /*
  * One process of the job's run: sweep set k. Its output is added to out,
  * its records (written, then captured, each with the set's fields) to the
@@ -374,13 +414,18 @@ static int job_records_read(struct job *j, cJSON ***rows, size_t *nrows)
  * start (j->unstarted).
  */
 static int job_set(struct job *j, struct bundle *b, const struct run_opts *o,
-                   size_t k, struct buf *out, size_t *counts, char **kept)
+                   size_t k, struct buf *out, size_t *counts,
+                   unsigned char *miss, char **kept)
 {
 	struct exper *e = j->e;
 	struct run_result r;
 	int i = j->ran;
 	char **argv = command_run_set(e, k);
 	size_t used = out->len < o->output_cap ? out->len : o->output_cap;
+	/* What is kept is capped; what capture: reads is all of it. */
+	size_t keep = o->output_cap - used;
+	size_t cap = e->capture && keep < CAPTURE_OUTPUT_CAP ? CAPTURE_OUTPUT_CAP
+	                                                    : keep;
 
 	/* A file of this process's own: a process of an earlier run that is
 	 * still writing (a build killed with it running) writes elsewhere. */
@@ -397,14 +442,20 @@ static int job_set(struct job *j, struct bundle *b, const struct run_opts *o,
 		j->done = 1;
 		return -1;
 	}
-	int rc = exec_run_as(j->bin, argv, j->env, j->timeout, o->output_cap - used,
-	                     &r);
+	int rc = exec_run_as(j->bin, argv, j->env, j->timeout, cap, &r);
 	argv_free(argv);
 	if (rc != 0) {
 		unlink(j->rec_path);
 		j->ok = 0;
 		j->unstarted = 1;
 		return -1;
+	}
+	size_t first = j->nrows[i];
+	job_records_read(j, &j->runs[i], &j->nrows[i]);
+	int captured = job_capture(j, i, &r, counts, miss) == 0;
+	if (r.out_len > keep) {
+		r.dropped += r.out_len - keep;
+		r.out_len = keep;
 	}
 	output_finish(e, &r);
 	if (j->nsets > 1) {
@@ -414,10 +465,6 @@ static int job_set(struct job *j, struct bundle *b, const struct run_opts *o,
 		free(set);
 	}
 	buf_put(out, r.out, r.out_len);
-	size_t first = j->nrows[i];
-	job_records_read(j, &j->runs[i], &j->nrows[i]);
-	capture_records(e->capture, r.out, r.out_len, &j->runs[i], &j->nrows[i],
-	                counts);
 	for (size_t m = first; m < j->nrows[i]; m++)
 		sweep_fields(e->sweep, k, j->runs[i][m]);
 	records_make_safe(j->runs[i] + first, j->nrows[i] - first);
@@ -431,7 +478,7 @@ static int job_set(struct job *j, struct bundle *b, const struct run_opts *o,
 	j->r.timed_out = r.timed_out;
 	j->r.interrupted = r.interrupted;
 	int ok = r.exit_code == 0 && !r.signal && !r.timed_out && !r.interrupted &&
-	         !j->rec_bad;
+	         !j->rec_bad && captured;
 	if (kept)
 		*kept = r.out;
 	else
@@ -458,6 +505,7 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 	/* The first run's outputs per set, to see which values were echoed. */
 	char **outs = i == 0 && j->nsets > 1 ? xcalloc(j->nsets, sizeof *outs)
 	                                     : NULL;
+	unsigned char *miss = outs ? xcalloc(j->nsets * npat + 1, 1) : NULL;
 
 	if (i == 1) {
 		j->first_out = r->out;
@@ -479,21 +527,19 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 			        set ? set : "");
 			free(set);
 		}
-		if (job_set(j, b, o, s, &out, counts, outs ? &outs[s] : NULL) != 0)
+		if (job_set(j, b, o, s, &out, counts, miss ? miss + s * npat : NULL,
+		            outs ? &outs[s] : NULL) != 0)
 			break;
 	}
 	r->out_len = out.len;
 	buf_puts(&out, "");
 	r->out = buf_detach(&out);
-	if (j->done) {
+	if (j->done || j->unstarted) {
 		free(counts);
 		free(outs);
-		return;
-	}
-	if (j->unstarted) {
-		free(counts);
-		free(outs);
-		job_finish(j, b, o, tc, t0);
+		free(miss);
+		if (!j->done)
+			job_finish(j, b, o, tc, t0);
 		return;
 	}
 	j->ran++;
@@ -502,8 +548,11 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 			j->ok = 0;
 			j->capture_miss = capture_line(e->capture, p);
 		}
-	if (outs && j->ok)
+	if (outs && j->ok) {
 		sweep_echo_check(e, outs);
+		sweep_miss_check(e, outs, miss, counts);
+	}
+	free(miss);
 	for (size_t s = 0; outs && s < j->nsets; s++)
 		free(outs[s]);
 	free(outs);

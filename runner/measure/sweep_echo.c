@@ -3,9 +3,11 @@
 #include "measure/sweep_echo.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "book/sweep.h"
+#include "bundle/capture.h"
 #include "base/util.h"
 
 /* Does word v stand alone in text (not inside a longer number or word)? */
@@ -48,4 +50,40 @@ void sweep_echo_check(const struct exper *e, char *const *outs)
 			free(set);
 		}
 	free(seen);
+}
+
+/* The last line of text that is not blank, at most CAPTURE_LINE_SHOWN
+ * bytes of its end. Caller frees. */
+static char *last_line(const char *text)
+{
+	size_t len = text ? strlen(text) : 0;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		len--;
+	size_t from = len;
+	while (from && text[from - 1] != '\n')
+		from--;
+	if (len - from > CAPTURE_LINE_SHOWN) {
+		from = len - CAPTURE_LINE_SHOWN;
+		while (from < len && ((unsigned char)text[from] & 0xC0) == 0x80)
+			from++;
+	}
+	return xstrndup(text ? text + from : "", len - from);
+}
+
+void sweep_miss_check(const struct exper *e, char *const *outs,
+                      const unsigned char *miss, const size_t *counts)
+{
+	size_t sets = sweep_sets(e->sweep), npat = capture_count(e->capture);
+	for (size_t p = 0; p < npat; p++)
+		for (size_t k = 0; k < sets && counts[p]; k++) {
+			if (!miss[k * npat + p])
+				continue;
+			char *set = sweep_text(e->sweep, k), *tail = last_line(outs[k]);
+			warn_at(e->ch->path, capture_line(e->capture, p), "experiment "
+			        "'%s': capture: matched nothing in the output of the sweep "
+			        "set '%s', which has no records of it; that output ends "
+			        "'%s'", e->id, set, tail);
+			free(set);
+			free(tail);
+		}
 }

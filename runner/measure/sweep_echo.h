@@ -4,6 +4,8 @@
 #ifndef LB_SWEEP_ECHO_H
 #define LB_SWEEP_ECHO_H
 
+#include <stddef.h>
+
 #include "book/book.h"
 
 /*
@@ -15,5 +17,16 @@
  * there when it stands alone, not inside a longer number or word.
  */
 void sweep_echo_check(const struct exper *e, char *const *outs);
+
+/*
+ * A capture: pattern that matched in some sets but nothing in others
+ * leaves those sets without its records: warn at the pattern's line,
+ * naming each such set and quoting the end of its output. miss holds,
+ * for set k and pattern p, miss[k * npatterns + p] set where p matched
+ * nothing in k's output; counts[p] the matches of p in every set (a
+ * pattern that matched nowhere fails the run instead, job.c).
+ */
+void sweep_miss_check(const struct exper *e, char *const *outs,
+                      const unsigned char *miss, const size_t *counts);
 
 #endif
