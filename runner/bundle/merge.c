@@ -63,6 +63,52 @@ static void rebound_rates(cJSON *row, double median, double lo_ms, double hi_ms)
 	}
 }
 
+/*
+ * An untimed record (no median_ms, not a fact): each number that differs
+ * between runs is a measurement, not a parameter (a swept or constant
+ * one is the same in every run). It becomes the median of the runs'
+ * values, F_lo and F_hi the smallest and largest (or the widest of the
+ * runs' own bounds), and the record says how many runs it merged. The
+ * rest is the first run's.
+ */
+static void merge_untimed(cJSON *out, cJSON **const *runs, size_t nruns,
+                          size_t k)
+{
+	struct ranked *r = xcalloc(nruns, sizeof *r);
+	int merged = 0;
+	const cJSON *f;
+	cJSON_ArrayForEach(f, runs[0][k])
+	{
+		if (!cJSON_IsNumber(f) || record_is_measurement(f->string))
+			continue;
+		int differ = 0, all = 1;
+		for (size_t i = 0; i < nruns && all; i++) {
+			r[i].v = num(runs[i][k], f->string, NAN);
+			all = !isnan(r[i].v);
+			differ |= all && r[i].v != f->valuedouble;
+		}
+		if (!all || !differ)
+			continue;
+		char *lo = record_bound_name(f->string, 0);
+		char *hi = record_bound_name(f->string, 1);
+		double blo = INFINITY, bhi = -INFINITY;
+		for (size_t i = 0; i < nruns; i++) {
+			blo = fmin(blo, fmin(r[i].v, num(runs[i][k], lo, INFINITY)));
+			bhi = fmax(bhi, fmax(r[i].v, num(runs[i][k], hi, -INFINITY)));
+		}
+		qsort(r, nruns, sizeof *r, cmp_ranked);
+		put_num(out, f->string, r[(nruns - 1) / 2].v);
+		put_num(out, lo, blo);
+		put_num(out, hi, bhi);
+		free(lo);
+		free(hi);
+		merged = 1;
+	}
+	if (merged)
+		put_num(out, "runs", (double)nruns);
+	free(r);
+}
+
 /* The merged record k: a new object. */
 static cJSON *merge_one(cJSON **const *runs, size_t nruns, size_t k, char **why)
 {
@@ -127,6 +173,8 @@ static cJSON *merge_one(cJSON **const *runs, size_t nruns, size_t k, char **why)
 		put_num(out, "run_min_ms", r[0].v);
 		put_num(out, "run_max_ms", r[nruns - 1].v);
 		put_num(out, "run_spread", median > 0 ? (r[nruns - 1].v - r[0].v) / median : 0);
+	} else if (!timed && !fact) {
+		merge_untimed(out, runs, nruns, k);
 	}
 out:
 	free(r);

@@ -16,7 +16,13 @@
  *     median_ms) are added.
  * Any record: correct is false when any run found it false, throttled true
  * when any run was. A fact ({"fact": name, "value": v}) keeps the median of
- * its runs' values. Other records come from the first run.
+ * its runs' values. Any other record (captured without a time unit, or
+ * written without median_ms) is the first run's, except that each number
+ * that differs between the runs is a measurement (a swept or constant
+ * parameter is the same in every run): it becomes the median of the runs'
+ * values (the lower of the middle two for an even count), F_lo and F_hi
+ * the smallest and largest value of any run (or the widest of the runs'
+ * own F_lo and F_hi), and runs their count.
  */
 #ifndef LB_MERGE_H
 #define LB_MERGE_H

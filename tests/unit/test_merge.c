@@ -178,9 +178,54 @@ TEST(test_merge_clock_fields)
 		CHECK(record_is_measurement(*k));
 }
 
+/* Records without a time (captured without a unit, or with one that is
+ * not a time) merge too: each number that differs between runs gets its
+ * median and the runs' extremes; parameters and strings stay. */
+TEST(test_merge_untimed)
+{
+	const char *runs[] = {
+	    "{\"n\":8,\"v\":\"a\",\"sec\":0.3,\"bw\":12,\"bw_unit\":\"GB/s\"}\n"
+	    "{\"n\":9,\"v\":\"a\",\"sec\":5}\n",
+	    "{\"n\":8,\"v\":\"a\",\"sec\":0.1,\"bw\":10,\"bw_unit\":\"GB/s\"}\n"
+	    "{\"n\":9,\"v\":\"a\",\"sec\":5}\n",
+	    "{\"n\":8,\"v\":\"a\",\"sec\":0.2,\"bw\":11,\"bw_unit\":\"GB/s\"}\n"
+	    "{\"n\":9,\"v\":\"a\",\"sec\":5}\n",
+	};
+	size_t n = 0;
+	char *why = NULL;
+	cJSON **m = merged(runs, 3, &n, &why);
+	CHECK(m && n == 2);
+	if (!m)
+		return;
+	CHECK(num(m[0], "n") == 8);
+	CHECK(num(m[0], "sec") == 0.2);
+	CHECK(num(m[0], "sec_lo") == 0.1);
+	CHECK(num(m[0], "sec_hi") == 0.3);
+	CHECK(num(m[0], "bw") == 11);
+	CHECK(num(m[0], "bw_lo") == 10 && num(m[0], "bw_hi") == 12);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(m[0], "bw_unit")), "GB/s");
+	CHECK(num(m[0], "runs") == 3);
+	/* The same in every run: nothing to merge, nothing added. */
+	CHECK(num(m[1], "sec") == 5);
+	CHECK(!cJSON_GetObjectItem(m[1], "sec_lo"));
+	CHECK(!cJSON_GetObjectItem(m[1], "runs"));
+	free_rows(m, n);
+	/* Two runs: the lower of the middle two; bounds of their own widen. */
+	const char *two[] = {"{\"x\":4,\"x_lo\":3,\"x_hi\":5}\n",
+	                     "{\"x\":2,\"x_lo\":1.5,\"x_hi\":2.5}\n"};
+	m = merged(two, 2, &n, &why);
+	CHECK(m && n == 1);
+	if (!m)
+		return;
+	CHECK(num(m[0], "x") == 2);
+	CHECK(num(m[0], "x_lo") == 1.5 && num(m[0], "x_hi") == 5);
+	free_rows(m, n);
+}
+
 TEST_MAIN({
 	RUN(test_merge_median_run);
 	RUN(test_merge_wrong_anywhere);
 	RUN(test_merge_mismatch);
 	RUN(test_merge_clock_fields);
+	RUN(test_merge_untimed);
 })
