@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,9 +179,46 @@ static int group_read(struct sweep *s, char **w, size_t n, size_t *i, int line,
 	return 0;
 }
 
+/* Is every quote of text closed, as argv_split reads quotes (a backslash
+ * escapes the next character, except inside '...')? 0, or -1 with *why. */
+static int quotes_closed(const char *text, char **why)
+{
+	char quote = 0;
+	size_t open = 0;
+	for (size_t i = 0; text[i]; i++) {
+		if (quote && text[i] == quote) {
+			quote = 0;
+		} else if (!quote && (text[i] == '"' || text[i] == '\'')) {
+			quote = text[i];
+			open = i;
+		} else if (text[i] == '\\' && text[i + 1] && quote != '\'') {
+			i++;
+		}
+	}
+	if (!quote)
+		return 0;
+	*why = xasprintf("the quote %c at column %zu is not closed:\n  %s\n  %*s^",
+	                 quote, open + 1, text, (int)open, "");
+	return -1;
+}
+
+/* The number of sets of s, however many (SIZE_MAX past it). */
+static size_t sets_count(const struct sweep *s)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < s->ndims; i++) {
+		if (s->dim_len[i] && n > SIZE_MAX / s->dim_len[i])
+			return SIZE_MAX;
+		n *= s->dim_len[i];
+	}
+	return n;
+}
+
 int sweep_add(struct sweep *s, const char *text, int line, char **why)
 {
 	size_t n = 0, first = s->ngroups;
+	if (quotes_closed(text, why) != 0)
+		return -1;
 	char **w = argv_split(text, &n);
 	int rc = -1, zip = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -238,9 +276,14 @@ int sweep_add(struct sweep *s, const char *text, int line, char **why)
 				                 "with 'as NAME'", s->groups[i].name);
 				goto out;
 			}
-	if (sweep_sets(s) > SWEEP_SETS_MAX) {
-		*why = xasprintf("%zu sets; a sweep runs at most %d", sweep_sets(s),
-		                 SWEEP_SETS_MAX);
+	size_t sets = sets_count(s);
+	if (sets > SWEEP_SETS_MAX) {
+		char many[32];
+		snprintf(many, sizeof many, sets == SIZE_MAX ? "more than %zu" : "%zu",
+		         sets);
+		*why = xasprintf("%s sets; a sweep runs at most %d (its sets are the "
+		                 "product of the values of its groups and lines)",
+		                 many, SWEEP_SETS_MAX);
 		goto out;
 	}
 	rc = 0;
@@ -251,13 +294,7 @@ out:
 
 size_t sweep_sets(const struct sweep *s)
 {
-	size_t n = 1;
-	for (size_t i = 0; s && i < s->ndims; i++) {
-		if (n > SWEEP_SETS_MAX)
-			return n;
-		n *= s->dim_len[i];
-	}
-	return n;
+	return s ? sets_count(s) : 1;
 }
 
 size_t sweep_groups(const struct sweep *s)

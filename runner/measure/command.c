@@ -3,6 +3,7 @@
 #include "measure/command.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/buf.h"
 #include "base/exec.h"
@@ -27,6 +28,14 @@ char *command_log(const struct exper *e)
 static void push(char ***argv, size_t *n, const char *word)
 {
 	*ARRAY_PUSH(*argv, *n) = xstrdup(word);
+}
+
+int command_source_first(const struct exper *e, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(e->sources[k], e->sources[i]))
+			return 0;
+	return 1;
 }
 
 /* The compile of every source (only < 0), or the dependency pass of
@@ -63,7 +72,8 @@ static char **compile_argv(const struct exper *e, const struct toolchain *tc,
 		push(&argv, &n, "-o");
 		*ARRAY_PUSH(argv, n) = command_bin(e);
 		for (size_t i = 0; e->sources && e->sources[i]; i++)
-			push(&argv, &n, e->sources[i]);
+			if (command_source_first(e, i))
+				push(&argv, &n, e->sources[i]);
 		if (!e->sources)
 			push(&argv, &n, e->source);
 	}

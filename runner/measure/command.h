@@ -29,8 +29,12 @@ char *command_deps(const struct exper *e);
 char *command_log(const struct exper *e);
 
 /* The compiler, from tc where it was looked for, else the plain name
- * ("nvcc", $CC or "cc"). */
+ * ("nvcc", $CC or "cc"). Each source once: a file listed twice (by two
+ * spellings that are one canonical path) is compiled once. */
 char **command_compile(const struct exper *e, const struct toolchain *tc);
+/* Is e->sources[i] the first of e's sources with its path (the one that
+ * is compiled)? */
+int command_source_first(const struct exper *e, size_t i);
 /* The compiler writes one dependency file per command, so the files that
  * source i of several includes are listed by a pass of its own ("-M -MF
  * build/exp/ID.dI"): its argv, and that file in *dep (caller frees). */

@@ -105,6 +105,33 @@ static void compile_inputs(struct bundle *b, struct exper *e,
 	e->ninputs = n;
 }
 
+/*
+ * A source listed twice, by two spellings of one path ("./k/m.c" and
+ * "k/m.c"), is compiled once (command.h); say so at the source: option,
+ * naming both spellings, rather than let the linker find each symbol
+ * twice.
+ */
+static void sources_twice(const struct exper *e)
+{
+	size_t n = 0;
+	const char *text = dir_opt(e->dir, "source");
+	char **words = text ? argv_split(text, &n) : NULL;
+	for (size_t i = 0; e->sources && i < e->nsources; i++) {
+		if (command_source_first(e, i))
+			continue;
+		size_t k = 0;
+		while (strcmp(e->sources[k], e->sources[i]))
+			k++;
+		int spelt = n == e->nsources;
+		warn_at(e->ch->path, dir_opt_line(e->dir, "source"), "experiment "
+		        "'%s': source '%s' is listed twice ('%s' and '%s'); it is "
+		        "compiled once", e->id, e->sources[i],
+		        spelt ? words[k] : e->sources[k],
+		        spelt ? words[i] : e->sources[i]);
+	}
+	argv_free(words);
+}
+
 void compile_all(struct exper **todo, size_t n, struct bundle *b,
                  const struct toolchain *tc, const struct run_opts *o, double t0)
 {
@@ -121,6 +148,7 @@ void compile_all(struct exper **todo, size_t n, struct bundle *b,
 				continue;
 			struct exper *e = todo[next++];
 			char *log = command_log(e);
+			sources_twice(e);
 			if (o->progress)
 				fprintf(stderr, "[%5.1fs] compile %s (%s)\n",
 				        now_seconds() - t0, e->id, e->source);
