@@ -52,7 +52,7 @@ export CLUSTER_FLAGS CLUSTER_SETUP CLUSTER_BUILD CLUSTER_GATHER CLUSTER_WAIT \
 quote = '$(subst ','\'',$(1))'
 
 # runner/ has one folder per stage (docs/13-layout.md).
-STAGES = base bundle book measure render cli
+STAGES = base bundle book measure judge render cli
 FUZZ_SRCS = $(wildcard runner/*/fuzz_*.c)
 SRCS  = $(filter-out $(FUZZ_SRCS),$(wildcard $(STAGES:%=runner/%/*.c)))
 OBJS  = $(SRCS:runner/%.c=$(BUILD)/obj/%.o)

@@ -85,6 +85,17 @@ void buf_puts_html(struct buf *b, const char *s)
 	buf_put_html(b, s, strlen(s));
 }
 
+void buf_puts_term(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			buf_printf(b, "\\x%02x", c);
+		else
+			buf_putc(b, (char)c);
+	}
+}
+
 void buf_puts_url(struct buf *b, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)

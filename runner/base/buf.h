@@ -29,6 +29,9 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 /* Append s with &, <, >, " and ' replaced by HTML entities. */
 void buf_put_html(struct buf *b, const char *s, size_t len);
 void buf_puts_html(struct buf *b, const char *s);
+/* Append s for a terminal: each control byte (below 0x20, and 0x7f) as
+ * \xNN, so that text from a chapter or a bundle cannot drive it. */
+void buf_puts_term(struct buf *b, const char *s);
 /* Append s percent-encoded for a URL: every byte but letters, digits and
  * -._~ as %XX (UTF-8 bytes too), so any name goes into an href. */
 void buf_puts_url(struct buf *b, const char *s);

@@ -56,6 +56,59 @@ static int eval_conds(struct eval *ev, const struct expr *x, struct filter *f)
 	return 0;
 }
 
+/* Can the records reference x selects be kept in memo m? */
+static int memo_fits(const struct eval_memo *m, const struct expr *x)
+{
+	for (size_t i = 0; i < x->nconds; i++) {
+		enum expr_kind k = x->conds[i].rhs->kind;
+		if (k != EX_NUM && k != EX_STR && k != EX_BOOL)
+			return 0;
+		for (size_t f = 0; f < m->nfields; f++)
+			if (!strcmp(m->fields[f], x->conds[i].field))
+				return 0;
+	}
+	return 1;
+}
+
+/* The column of x from memo: 1, or 0 when it holds none. */
+static int memo_take(const struct eval_memo *m, const struct expr *x,
+                     struct value *out)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->v[i].node != x)
+			continue;
+		value_free(out);
+		out->type = VAL_COL;
+		out->col.field = xstrdup(x->field);
+		out->col.expr = xstrdup(x->text);
+		out->col.n = m->v[i].n;
+		out->col.rows = xcalloc(m->v[i].n ? m->v[i].n : 1,
+		                        sizeof *out->col.rows);
+		memcpy(out->col.rows, m->v[i].rows, m->v[i].n * sizeof *out->col.rows);
+		return 1;
+	}
+	return 0;
+}
+
+static void memo_put(struct eval_memo *m, const struct expr *x,
+                     const struct value *col)
+{
+	struct memo_entry *e = ARRAY_PUSH(m->v, m->n);
+	e->node = x;
+	e->n = col->col.n;
+	e->rows = xcalloc(e->n ? e->n : 1, sizeof *e->rows);
+	memcpy(e->rows, col->col.rows, e->n * sizeof *e->rows);
+}
+
+void eval_memo_free(struct eval_memo *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->v[i].rows);
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}
+
 static int eval_ref(struct eval *ev, const struct expr *x, struct value *out)
 {
 	struct exp_result *r;
@@ -63,19 +116,32 @@ static int eval_ref(struct eval *ev, const struct expr *x, struct value *out)
 	char *err = NULL;
 	int rc = -1;
 	if (x->kind == EX_MACHINE) {
-		if (ev->facts->reads)
-			ev->facts->reads->machine = 1;
+		struct eval_reads *reads = ev->facts->reads;
 		if (ref_machine(ev->b, x->field, ev->facts, out, &err) != 0)
 			return eval_fail(ev, err);
+		if (!reads)
+			return 0;
+		reads->machine = 1;
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(ev->b->machine, "measured"),
+		    x->field);
+		if (cJSON_IsNumber(m))
+			*ARRAY_PUSH(reads->measured, reads->nmeasured) = m;
 		return 0;
 	}
 	if (ref_records(ev->b, x->str, ev->facts, &r, &err) != 0)
 		return eval_fail(ev, err);
-	if (eval_conds(ev, x, &f) != 0)
-		goto out;
-	if (ref_column(r, x->field, &f, x->text, out, &err) != 0) {
-		eval_fail(ev, err);
-		goto out;
+	struct eval_memo *memo = ev->facts->memo;
+	int kept = memo && memo_fits(memo, x);
+	if (!kept || !memo_take(memo, x, out)) {
+		if (eval_conds(ev, x, &f) != 0)
+			goto out;
+		if (ref_column(r, x->field, &f, x->text, out, &err) != 0) {
+			eval_fail(ev, err);
+			goto out;
+		}
+		if (kept)
+			memo_put(memo, x, out);
 	}
 	struct eval_reads *reads = ev->facts->reads;
 	if (reads) {
@@ -85,6 +151,10 @@ static int eval_ref(struct eval *ev, const struct expr *x, struct value *out)
 		rd->n = out->col.n;
 		rd->rows = xcalloc(rd->n ? rd->n : 1, sizeof *rd->rows);
 		memcpy(rd->rows, out->col.rows, rd->n * sizeof *rd->rows);
+		rd->conds = NULL;
+		rd->nconds = 0;
+		for (size_t i = 0; i < x->nconds; i++)
+			*ARRAY_PUSH(rd->conds, rd->nconds) = xstrdup(x->conds[i].field);
 	}
 	rc = 0;
 out:
@@ -239,7 +309,11 @@ void eval_reads_free(struct eval_reads *r)
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->v[i].field);
 		free(r->v[i].rows);
+		for (size_t k = 0; k < r->v[i].nconds; k++)
+			free(r->v[i].conds[k]);
+		free(r->v[i].conds);
 	}
 	free(r->v);
+	free(r->measured);
 	memset(r, 0, sizeof *r);
 }

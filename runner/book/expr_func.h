@@ -34,7 +34,27 @@ struct eval_facts {
 	int need_cc;
 	/* When not NULL, each column read is added to it (expr_reads). */
 	struct eval_reads *reads;
+	/* When not NULL, the records each reference selects are kept here
+	 * and taken again by later evaluations of the same tree. */
+	struct eval_memo *memo;
 };
+
+/* The records references selected, for evaluating one tree many times
+ * over records whose values change but whose membership does not: only
+ * a reference whose conditions compare with constants, on fields other
+ * than fields[0..nfields) (those whose values change), is kept. Freed
+ * with eval_memo_free. */
+struct eval_memo {
+	struct memo_entry {
+		const void *node;
+		const cJSON **rows;
+		size_t n;
+	} *v;
+	size_t n;
+	const char *const *fields;
+	size_t nfields;
+};
+void eval_memo_free(struct eval_memo *m);
 
 /* The columns an evaluation read: experiment id's field over rows (the
  * records the column selected, borrowed from the bundle), and whether it
@@ -44,11 +64,17 @@ struct eval_read {
 	char *field;
 	const cJSON **rows;
 	size_t n;
+	char **conds;      /* the fields its conditions compare */
+	size_t nconds;
 };
 struct eval_reads {
 	struct eval_read *v;
 	size_t n;
 	int machine;
+	/* The facts of machine.json that a run measured ("measured": {...})
+	 * it read: their cells (the bundle's) and names. */
+	const cJSON **measured;
+	size_t nmeasured;
 };
 void eval_reads_free(struct eval_reads *r);
 

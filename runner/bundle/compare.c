@@ -257,6 +257,18 @@ static double repeat_diff(struct bundle *rep, struct bundle *a, const char *id,
 	return m > 0 ? fabs(m - a_ms) / a_ms : 0;
 }
 
+double compare_point_noise(struct bundle *b, struct bundle *repeat,
+                           const char *id, size_t k)
+{
+	struct exp_result *r = bundle_get(b, id);
+	if (k >= r->nrows)
+		return 0;
+	double n = compare_record_noise(r->rows[k]);
+	double m = field(r->rows[k], RECORD_MEDIAN);
+	double rep = m > 0 ? repeat_diff(repeat, b, id, k, r->rows[k], m) : 0;
+	return rep > n ? rep : n;
+}
+
 int compare_same_source(struct bundle *a, struct bundle *b, const char *id)
 {
 	const char *ka = bundle_source_key(a, id), *kb = bundle_source_key(b, id);

@@ -54,6 +54,18 @@ const char *compare_verdict_name(enum compare_verdict v);
  */
 double compare_record_noise(const cJSON *row);
 
+/* The least noise a point is judged to have (a third of compare's
+ * default --min-diff 1%): a difference under 1% is never told. */
+#define COMPARE_MIN_NOISE (1.0 / 100 / COMPARE_NOISE_TIMES)
+
+/*
+ * The noise of record k of experiment id in b, as compare_point_judge
+ * takes it for either side: compare_record_noise, or the difference from
+ * the same record of repeat (NULL: none) when that is larger.
+ */
+double compare_point_noise(struct bundle *b, struct bundle *repeat,
+                           const char *id, size_t k);
+
 /*
  * The verdict on a point whose median went from a_ms to b_ms (both
  * positive) with relative noise (already the largest of both bundles'

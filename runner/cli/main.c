@@ -23,6 +23,8 @@
 #include "base/buf.h"
 #include "bundle/compare.h"
 #include "base/exec.h"
+#include "base/store.h"
+#include "judge/judge.h"
 #include "render/machines.h"
 #include "book/expr.h"
 #include "book/format.h"
@@ -34,6 +36,7 @@
 #include "cli/watch.h"
 #include "cli/lock.h"
 #include "cli/explain_cmd.h"
+#include "cli/claims_cmd.h"
 #include "cli/root.h"
 #include "cli/usage.h"
 
@@ -45,7 +48,7 @@ enum {
 	OPT_KEEP_GOING, OPT_GPUS, OPT_TIMEOUT, OPT_COMPILE_TIMEOUT, OPT_RUNS,
 	OPT_QUIET, OPT_PROGRESS, OPT_HELP, OPT_MAX_DIFF, OPT_MIN_MS, OPT_ALL,
 	OPT_MIN_DIFF, OPT_MAX_NOISE, OPT_REPEAT, OPT_JSON, OPT_COMPARE, OPT_STRICT, OPT_LIVE,
-	OPT_LINK,
+	OPT_LINK, OPT_STATS,
 };
 
 static const struct option build_options[] = {
@@ -69,6 +72,7 @@ static const struct option build_options[] = {
 	{"progress", no_argument, NULL, OPT_PROGRESS},
 	{"compare", required_argument, NULL, OPT_COMPARE},
 	{"strict", no_argument, NULL, OPT_STRICT},
+	{"stats", no_argument, NULL, OPT_STATS},
 	{"live", no_argument, NULL, OPT_LIVE},
 	{"link", required_argument, NULL, OPT_LINK},
 	{"help", no_argument, NULL, 'h'},
@@ -103,6 +107,20 @@ static int nothing_to_show(const struct book *bk, struct bundle *b)
 	return cuda && !have && !b->machine;
 }
 
+/* Judge bk on every machine of ms, each with its own repeat for noise. */
+static void judge_machines(const struct book *bk, struct machine_set *ms,
+                           struct store *store, struct judged_book *jb)
+{
+	struct bundle **rep = xcalloc(ms->n, sizeof *rep);
+	for (size_t m = 0; m < ms->n; m++)
+		if (compare_repeat_open(ms->b[m]->dir, "", NULL, &rep[m]) != 0)
+			rep[m] = NULL;
+	judge_book(bk, ms->b, rep, ms->n, store, jb);
+	for (size_t m = 0; m < ms->n; m++)
+		bundle_free(rep[m]);
+	free(rep);
+}
+
 static int cmd_build(int argc, char **argv)
 {
 	const char *chapters = "chapters", *results = "results/local",
@@ -111,10 +129,11 @@ static int cmd_build(int argc, char **argv)
 	struct run_opts ro = {0};
 	int no_site = 0, keep_going = 0, chapters_given = 0, results_given = 0;
 	int live = 0;
-	int strict = 0;
+	int strict = 0, stats = 0;
 	const char **compare = NULL, **links = NULL;
 	size_t ncompare = 0, nlinks = 0;
 	int rc = 2, lock = -1;
+	struct buf warnings = BUF_INIT; /* what this build warned of */
 	ro.run = 1;
 	ro.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ro.timeout = 120;
@@ -142,6 +161,7 @@ static int cmd_build(int argc, char **argv)
 		case OPT_LIVE: live = 1; break;
 		case OPT_COMPARE: *ARRAY_PUSH(compare, ncompare) = optarg; break;
 		case OPT_STRICT: strict = 1; break;
+		case OPT_STATS: stats = 1; break;
 		case OPT_LINK:
 			if (!link_ok(optarg)) {
 				usage_fail("build ", "--link wants 'URL|TEXT', a link and "
@@ -221,8 +241,12 @@ static int cmd_build(int argc, char **argv)
 	int stamped = !ro.run && !no_site;
 	if (stamped) {
 		size_t checked;
+		struct buf warned = BUF_INIT;
 		stamp_key(argc, argv, key);
-		if (stamp_fresh(site, key, &checked)) {
+		if (stamp_fresh(site, key, &checked, &warned)) {
+			/* What the build it spares said, said again. */
+			fputs(warned.data ? warned.data : "", stderr);
+			buf_free(&warned);
 			if (ro.progress)
 				fprintf(stderr, "labbook: %s is up to date (%zu files "
 				        "checked), %.2f s\n", site, checked,
@@ -230,7 +254,9 @@ static int cmd_build(int argc, char **argv)
 			rc = 0;
 			goto out;
 		}
+		buf_free(&warned);
 		stamp_begin(site);
+		diag_log_warnings(&warnings);
 	}
 	struct book bk;
 	if (book_load(chapters, &bk) != 0)
@@ -255,21 +281,37 @@ static int cmd_build(int argc, char **argv)
 		hidden = 1;
 		diag_quiet(1);
 	}
-	/* A page would say "not measured"; a strict build says it fails. */
-	if (strict && !hidden && !ro.compile_only && !exec_stopping())
-		book_check_measured(&bk, b);
+	/* A page would say "not measured" or "changed since recorded"; the
+	 * terminal says so too, and a strict build says it fails. */
+	if (!hidden && !ro.compile_only && !exec_stopping())
+		book_check_measured(&bk, b, strict);
 	struct machine_set ms;
 	machines_open(&bk, b, compare, ncompare, &ms);
-	/* One machine: its pages report the claims as they are shown. */
-	if (!ro.compile_only && !exec_stopping() && (ms.n > 1 || no_site))
-		machines_claims_check(&bk, &ms, strict);
+	struct judged_book jb = {0};
+	char *cache = no_site ? NULL : path_join(site, SITE_CACHE_FILE);
+	struct store *store = cache && mkdir_p(site) == 0 ? store_open(cache) : NULL;
+	free(cache);
+	if (!ro.compile_only && !exec_stopping()) {
+		judge_machines(&bk, &ms, store, &jb);
+		ms.jb = &jb;
+		if (!hidden)
+			judge_report(&jb, &bk, ms.b, strict);
+	}
+	if (stats)
+		fprintf(stderr, "labbook: %zu expressions parsed; %zu evaluated "
+		        "on %zu bundle%s, and %zu more with their data perturbed\n",
+		        jb.parsed, jb.evaluated, jb.nbundles, plural(jb.nbundles),
+		        jb.perturbed);
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct site_opts so = {site, templates ? templates : found, title,
-		                       bk.gpu, &ms, live, strict, links, nlinks};
+		                       bk.gpu, &ms, live, strict, links, nlinks,
+		                       store};
 		site_rc = site_render(&bk, b, &so, &st);
 		free(found);
 	}
+	if (store_close(store) != 0)
+		site_rc = -1;
 	diag_quiet(0);
 	int stop = exec_stopping();
 	if (!live && (ro.progress || ran || diag_count()))
@@ -280,6 +322,7 @@ static int cmd_build(int argc, char **argv)
 		        plural((size_t)st.claims), st.claims_failed, st.pages_written,
 		        plural((size_t)st.pages_written), st.charts_drawn,
 		        plural((size_t)st.charts_drawn), now_seconds() - t0);
+	judge_free(&jb);
 	book_free(&bk);
 	machines_free(&ms);
 	bundle_free(b);
@@ -292,11 +335,13 @@ static int cmd_build(int argc, char **argv)
 		rc = 1;
 	else
 		rc = site_rc != 0 || hidden || diag_count() - failed > 0 ? 1 : 0;
-	if (stamped && rc == 0 && !diag_count() && !warn_count())
-		stamp_write(site, key);
+	diag_log_warnings(NULL);
+	if (stamped && rc == 0 && !diag_count())
+		stamp_write(site, key, warnings.data);
 	else if (stamped)
 		stamp_end();
 out:
+	buf_free(&warnings);
 	if (lock >= 0)
 		close(lock);
 	free(ro.rerun);
@@ -535,6 +580,8 @@ int main(int argc, char **argv)
 		return cmd_init(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "explain"))
 		return explain_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "claims"))
+		return claims_main(argc - 1, argv + 1);
 	return usage_fail("", "unknown command '%s'; commands: build, watch, "
-	                   "explain, eval, compare, init", argv[1]);
+	                   "explain, eval, compare, claims, init", argv[1]);
 }

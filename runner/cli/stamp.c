@@ -149,7 +149,7 @@ static void outputs_walk(const char *dir, struct buf *out, int depth)
 	closedir(dp);
 }
 
-int stamp_write(const char *site, const char *key)
+int stamp_write(const char *site, const char *key, const char *warnings)
 {
 	struct buf s = BUF_INIT;
 	int rc = -1;
@@ -159,6 +159,12 @@ int stamp_write(const char *site, const char *key)
 	if (!f)
 		goto out;
 	buf_printf(&s, "%s %s\n", STAMP_MAGIC, key);
+	for (const char *w = warnings; w && *w;) {
+		const char *nl = strchr(w, '\n');
+		size_t n = nl ? (size_t)(nl - w) : strlen(w);
+		buf_printf(&s, "W %.*s\n", (int)n, w);
+		w += n + (nl != NULL);
+	}
 	struct timespec t;
 	clock_gettime(CLOCK_REALTIME, &t);
 	long long now = ns_of(&t);
@@ -203,9 +209,11 @@ out:
 	return rc;
 }
 
-int stamp_fresh(const char *site, const char *key, size_t *checked)
+int stamp_fresh(const char *site, const char *key, size_t *checked,
+                struct buf *warnings)
 {
 	*checked = 0;
+	size_t warned = warnings->len;
 	char *path = path_join(site, STAMP_FILE);
 	size_t len;
 	char *text = file_read(path, &len);
@@ -233,6 +241,10 @@ int stamp_fresh(const char *site, const char *key, size_t *checked)
 		goto out;
 	for (line = nl + 1; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
+		if (nl && line[0] == 'W' && line[1] == ' ') {
+			buf_put(warnings, line + 2, (size_t)(nl + 1 - (line + 2)));
+			continue;
+		}
 		if (!nl || nl - line < 16 || line[1] != ' ' ||
 		    (line[0] != 'I' && line[0] != 'O'))
 			goto out;
@@ -263,6 +275,8 @@ int stamp_fresh(const char *site, const char *key, size_t *checked)
 	}
 	fresh = 1;
 out:
+	if (!fresh)
+		warnings->len = warned;
 	buf_free(&now);
 	free(text);
 	return fresh;

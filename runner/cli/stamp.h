@@ -30,12 +30,16 @@ void stamp_begin(const char *site);
  * environment it reads, and labbook's own binary. out: 33 bytes. */
 void stamp_key(int argc, char **argv, char out[33]);
 /* Does site's stamp have key, with every input and output as noted?
- * *checked: the number of files and folders looked at. */
-int stamp_fresh(const char *site, const char *key, size_t *checked);
-/* After a clean build: write the stamp (or none, when an input is too
- * new to trust). Stops noting. 0 or -1; never reported (a missing stamp
- * only costs the next build its shortcut). */
-int stamp_write(const char *site, const char *key);
+ * *checked: the number of files and folders looked at; the warnings the
+ * stamped build printed are appended to warnings (when fresh). */
+struct buf;
+int stamp_fresh(const char *site, const char *key, size_t *checked,
+                struct buf *warnings);
+/* After a build with no errors: write the stamp (or none, when an input
+ * is too new to trust), with the warnings it printed (NULL: none), which
+ * a build it spares prints again. Stops noting. 0 or -1; never reported
+ * (a missing stamp only costs the next build its shortcut). */
+int stamp_write(const char *site, const char *key, const char *warnings);
 /* Stop noting without writing. */
 void stamp_end(void);
 

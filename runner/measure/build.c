@@ -514,13 +514,24 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 	return failed;
 }
 
-int book_check_measured(const struct book *bk, struct bundle *b)
+int book_check_measured(const struct book *bk, struct bundle *b, int strict)
 {
 	int n = 0;
 	for (size_t i = 0; i < bk->nexps; i++) {
 		const struct exper *e = &bk->exps[i];
-		if (bundle_needs(b, e->id) ||
-		    result_state_decide(b, e->id, e->source_key) != RESULT_NONE)
+		if (bundle_needs(b, e->id))
+			continue;
+		enum result_state st = result_state_decide(b, e->id, e->source_key);
+		if (st == RESULT_CHANGED) {
+			(strict ? diag_at : warn_at)(e->ch->path, e->dir->line,
+			        "experiment '%s' changed since its results in %s were "
+			        "recorded: its pages show the old numbers; run it "
+			        "again (labbook build, or --rerun %s)", e->id, b->dir,
+			        e->id);
+			n++;
+			continue;
+		}
+		if (!strict || st != RESULT_NONE)
 			continue;
 		diag_at(e->ch->path, e->dir->line, "experiment '%s' has no results "
 		        "in %s%s%s; with --strict every experiment the book uses "

@@ -38,10 +38,11 @@ int book_plan_exper(struct exper *e, struct bundle *b,
                     const struct toolchain *tc, const struct run_opts *o);
 
 /*
- * After book_run: report each experiment of the book that has no results
- * in b (not run, and never recorded there) as an error
- * at its directive's line, for --strict. Returns how many.
+ * After book_run, at each experiment's directive line: one whose source
+ * changed since its results in b were recorded (a warning, or with strict
+ * an error), and, with strict, one that has no results in b at all (not
+ * run, and never recorded there; an error). Returns how many.
  */
-int book_check_measured(const struct book *bk, struct bundle *b);
+int book_check_measured(const struct book *bk, struct bundle *b, int strict);
 
 #endif

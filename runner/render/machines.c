@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/expr.h"
+#include "judge/judge.h"
 #include "base/util.h"
 #include "bundle/ccfacts.h"
 
@@ -39,6 +39,8 @@ int machines_open(const struct book *bk, struct bundle *base,
 	ms->repeat = xcalloc(ndirs + 1, sizeof *ms->repeat);
 	ms->b[0] = base;
 	ms->names[0] = machine_name(base->dir);
+	for (size_t k = 0; k < bk->nexps; k++)
+		bundle_mark_outdated(base, bk->exps[k].id, bk->exps[k].source_key);
 	ms->n = 1;
 	for (size_t i = 0; i < ndirs; i++) {
 		struct bundle *b = bundle_open(dirs[i]);
@@ -106,108 +108,21 @@ enum compare_pair machines_judge(struct machine_set *ms, size_t m,
 
 /* ---- claims ------------------------------------------------------------------- */
 
-/*
- * The first experiment that text names ("ilp" in "max(ilp.gflops)") and b
- * lacks, or "machine" when b has no machine.json; NULL when none. Caller
- * frees.
- */
-static char *claim_missing(const char *text, struct bundle *b)
+enum claim_state machines_claim(const struct machine_set *ms, size_t c,
+                                size_t i, size_t m, const char **why)
 {
-	const char *p = text;
-	while (*p) {
-		if (*p == '"' || *p == '\'') {
-			const char *q = strchr(p + 1, *p);
-			p = q ? q + 1 : p + strlen(p);
-		} else if (isalpha((unsigned char)*p) || *p == '_') {
-			const char *s = p;
-			while (isalnum((unsigned char)*p) || *p == '_')
-				p++;
-			if (*p != '.')
-				continue;
-			char *id = xstrndup(s, (size_t)(p - s));
-			if (strcmp(id, "machine") ? !machines_measured(b, id)
-			                          : !b->machine)
-				return id;
-			free(id);
-		} else if (isdigit((unsigned char)*p)) {
-			while (isalnum((unsigned char)*p) || *p == '.')
-				p++;
-		} else {
-			p++;
-		}
-	}
-	return NULL;
-}
-
-/* Does claim e hold on b? *why gets a message for the other states. */
-enum claim_state machines_claim_eval(const struct inline_expr *e,
-                                     struct bundle *b, char **why)
-{
-	struct value v;
-	char *err = NULL;
-	enum claim_state st = CLAIM_UNKNOWN;
-	struct eval_facts f;
-	/* A claim about cards this one is not. */
-	if (e->need_cc > 0 && !cc_meets(bundle_cc(b), e->need_cc)) {
-		char w[48];
-		*why = xasprintf("needs compute capability %s",
-		                 cc_need_words(e->need_cc, w, sizeof w));
+	const struct verdict *v = judge_get(ms->jb, c, i, m);
+	*why = NULL;
+	switch (v->kind) {
+	case VERDICT_HOLDS: return CLAIM_HOLDS;
+	case VERDICT_FAILS: return CLAIM_FAILS;
+	case VERDICT_NEEDS:
+	case VERDICT_OUTDATED:
+	case VERDICT_MISSING:
+		*why = v->why;
 		return CLAIM_MISSING;
+	default:
+		*why = v->why ? v->why : "a claim must be true or false";
+		return CLAIM_UNKNOWN;
 	}
-	int rc = expr_eval_at(e->text, b, &v, &err, &f);
-	if (rc != 0 && f.need_cc) {
-		*why = err;
-		return CLAIM_MISSING;
-	}
-	value_free(&v);
-	/* An experiment it reads is not there, or is of another source. */
-	if ((*why = claim_missing(e->text, b))) {
-		free(err);
-		return CLAIM_MISSING;
-	}
-	free(err);
-	err = NULL;
-	if (expr_eval(e->text, b, &v, &err) == 0 && value_scalar(&v, &err) == 0 &&
-	    v.type != VAL_STR)
-		st = v.num != 0 ? CLAIM_HOLDS : CLAIM_FAILS;
-	value_free(&v);
-	if (st == CLAIM_UNKNOWN)
-		*why = err ? err : xstrdup("a claim must be true or false");
-	if (*why != err)
-		free(err);
-	return st;
-}
-
-int machines_claims_check(const struct book *bk, struct machine_set *ms,
-                          int strict)
-{
-	int nfail = 0;
-	struct buf on = BUF_INIT;
-	for (size_t i = 0; i < bk->nchs; i++) {
-		const struct chapter *ch = bk->chs[i];
-		for (size_t k = 0; k < ch->nvalues; k++) {
-			const struct inline_expr *e = &ch->values[k];
-			if (!e->check)
-				continue;
-			buf_reset(&on);
-			for (size_t m = 0; m < ms->n; m++) {
-				char *why = NULL;
-				if (machines_claim_eval(e, ms->b[m], &why) == CLAIM_FAILS)
-					buf_printf(&on, "%s%s", on.len ? ", " : "",
-					           ms->b[m]->dir);
-				free(why);
-			}
-			if (!on.len)
-				continue;
-			nfail++;
-			if (strict)
-				diag_at(ch->path, e->line, "claim does not hold on %s: %s",
-				        on.data, e->text);
-			else
-				warn_at(ch->path, e->line, "claim does not hold on %s: %s",
-				        on.data, e->text);
-		}
-	}
-	buf_free(&on);
-	return nfail;
 }

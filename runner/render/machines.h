@@ -28,6 +28,8 @@
 #include "render/plot.h"
 #include "bundle/results.h"
 
+struct judged_book;
+
 struct machine_set {
 	struct bundle **b; /* b[0] is the base, borrowed; the others owned */
 	char **names;      /* each machine's short name, owned */
@@ -35,6 +37,8 @@ struct machine_set {
 	                         * labbook compare BASE M would use
 	                         * (compare_repeat_open), or NULL; owned */
 	size_t n;
+	const struct judged_book *jb; /* the verdicts on each (judge.h), set
+	                               * once judged */
 };
 
 /*
@@ -68,23 +72,13 @@ enum compare_pair machines_judge(struct machine_set *ms, size_t m,
 enum claim_state { CLAIM_HOLDS, CLAIM_FAILS, CLAIM_MISSING, CLAIM_UNKNOWN };
 
 /*
- * Does claim e hold on b? When it cannot be evaluated there: CLAIM_MISSING
- * if b lacks an experiment that e names (or machine.json), else
- * CLAIM_UNKNOWN; for those two *why gets the reason (caller frees), else
- * NULL.
+ * Does claim i of chapter c hold on machine m, as judged (ms->jb)? When
+ * it cannot be evaluated there: CLAIM_MISSING if that machine lacks an
+ * experiment it reads, or a compute capability it needs, else
+ * CLAIM_UNKNOWN; for those two *why gets the reason (borrowed), else NULL.
  */
-enum claim_state machines_claim_eval(const struct inline_expr *e,
-                                     struct bundle *b, char **why);
-
-/*
- * Evaluate every {{check}} of the book on every bundle of ms. Each claim
- * that does not hold on some bundle is reported once, with its chapter's
- * file:line and the bundles it fails on: a warning, or with strict an
- * error (counted by diag_count). Claims that cannot be evaluated are left
- * to the page that shows them. Returns the number of claims that fail.
- */
-int machines_claims_check(const struct book *bk, struct machine_set *ms,
-                          int strict);
+enum claim_state machines_claim(const struct machine_set *ms, size_t c,
+                                size_t i, size_t m, const char **why);
 
 /*
  * The content of machines.html (HTML, appended to out): one column per

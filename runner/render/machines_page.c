@@ -2,11 +2,13 @@
  * machines_page.c - the Machines page (machines.html): the facts of each
  * machine, each experiment's speed against the base, and the claims matrix.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "book/expr.h"
 #include "book/format.h"
+#include "judge/judge.h"
 #include "render/machines.h"
 #include "base/util.h"
 
@@ -105,22 +107,24 @@ static int fact_html(const struct fact *f, struct bundle *b, struct buf *out)
 	return rc;
 }
 
-static int claims_holding(const struct book *bk, struct bundle *b, int *total,
-                          int *missing)
+/* The claims that hold on machine m, of *total, and those *missing,
+ * and those *fragile there. */
+static int claims_holding(const struct book *bk, const struct machine_set *ms,
+                          size_t m, int *total, int *missing, int *fragile)
 {
 	int holds = 0;
-	*total = *missing = 0;
+	*total = *missing = *fragile = 0;
 	for (size_t i = 0; i < bk->nchs; i++)
 		for (size_t k = 0; k < bk->chs[i]->nvalues; k++) {
 			const struct inline_expr *e = &bk->chs[i]->values[k];
-			char *why = NULL;
+			const char *why;
 			if (!e->check)
 				continue;
 			(*total)++;
-			enum claim_state st = machines_claim_eval(e, b, &why);
+			enum claim_state st = machines_claim(ms, i, k, m, &why);
 			holds += st == CLAIM_HOLDS;
 			*missing += st == CLAIM_MISSING;
-			free(why);
+			*fragile += judge_get(ms->jb, i, k, m)->fragile;
 		}
 	return holds;
 }
@@ -152,12 +156,15 @@ static void facts_table(const struct book *bk, struct machine_set *ms,
 	buf_free(&row);
 	buf_puts(out, "<tr><th scope=\"row\">claims that hold</th>");
 	for (size_t m = 0; m < ms->n; m++) {
-		int total, missing, holds = claims_holding(bk, ms->b[m], &total,
-		                                           &missing);
+		int total, missing, fragile;
+		int holds = claims_holding(bk, ms, m, &total, &missing, &fragile);
 		buf_printf(out, "<td>%d of %d", holds, total);
 		if (missing)
 			buf_printf(out, " (%d not measured or not for this card)",
 			           missing);
+		if (fragile)
+			buf_printf(out, "; %d within 3 noise bands of flipping",
+			           fragile);
 		buf_puts(out, "</td>");
 	}
 	buf_puts(out, "</tr>\n</tbody></table></div>\n");
@@ -391,11 +398,32 @@ static void expr_html(struct buf *out, const char *text)
 	}
 }
 
+/* A judged claim's cell: its verdict and its margin on that machine. */
+static void claim_cell(struct buf *out, const struct verdict *v)
+{
+	int holds = v->kind == VERDICT_HOLDS;
+	buf_puts(out, "<td><span class=\"check ");
+	buf_puts(out, holds ? "holds" : "fails");
+	buf_puts(out, v->fragile ? " fragile" : "");
+	buf_puts(out, "\"");
+	if (v->flip) {
+		buf_puts(out, " title=\"flips when ");
+		buf_puts_html(out, v->flip);
+		buf_puts(out, "\"");
+	}
+	buf_puts(out, holds ? ">✓ holds" : ">✗ does not hold");
+	if (v->teeth == TEETH_CANNOT)
+		buf_puts(out, " (cannot fail)");
+	else if (!v->is_static && !isinf(v->margin))
+		buf_printf(out, ", %.*f bands", v->margin < 10 ? 1 : 0, v->margin);
+	buf_puts(out, "</span></td>");
+}
+
 /* One row of the claims matrix: claim k of ch, in states st (why: the
  * reasons, for those that cannot be evaluated). */
-static void claim_row(struct buf *out, const struct chapter *ch, size_t k,
-                      const struct machine_set *ms,
-                      const enum claim_state *st, char *const *why)
+static void claim_row(struct buf *out, const struct chapter *ch, size_t c,
+                      size_t k, const struct machine_set *ms,
+                      const enum claim_state *st, const char *const *why)
 {
 	const struct inline_expr *e = &ch->values[k];
 	/* The page marks, and anchors, a claim it could evaluate on the
@@ -413,12 +441,8 @@ static void claim_row(struct buf *out, const struct chapter *ch, size_t k,
 	for (size_t m = 0; m < ms->n; m++) {
 		switch (st[m]) {
 		case CLAIM_HOLDS:
-			buf_puts(out, "<td><span class=\"check holds\">✓ holds"
-			              "</span></td>");
-			break;
 		case CLAIM_FAILS:
-			buf_puts(out, "<td><span class=\"check fails\">✗ does "
-			              "not hold</span></td>");
+			claim_cell(out, judge_get(ms->jb, c, k, m));
 			break;
 		case CLAIM_MISSING:
 			buf_puts(out, "<td><em>not measured on ");
@@ -445,7 +469,7 @@ static int claims_matrix(const struct book *bk, struct machine_set *ms,
 {
 	struct buf rows = BUF_INIT;
 	enum claim_state *st = xcalloc(ms->n, sizeof *st);
-	char **why = xcalloc(ms->n, sizeof *why);
+	const char **why = xcalloc(ms->n, sizeof *why);
 	int n = 0;
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
@@ -455,16 +479,13 @@ static int claims_matrix(const struct book *bk, struct machine_set *ms,
 				continue;
 			int all_hold = 1;
 			for (size_t m = 0; m < ms->n; m++) {
-				st[m] = machines_claim_eval(e, ms->b[m], &why[m]);
-				all_hold &= st[m] == CLAIM_HOLDS;
+				st[m] = machines_claim(ms, i, k, m, &why[m]);
+				all_hold &= st[m] == CLAIM_HOLDS &&
+				            !judge_get(ms->jb, i, k, m)->fragile;
 			}
 			if (!differing || !all_hold) {
-				claim_row(&rows, ch, k, ms, st, why);
+				claim_row(&rows, ch, i, k, ms, st, why);
 				n++;
-			}
-			for (size_t m = 0; m < ms->n; m++) {
-				free(why[m]);
-				why[m] = NULL;
 			}
 		}
 	}

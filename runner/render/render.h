@@ -43,6 +43,8 @@ struct site_opts {
 	const char *const *links; /* "URL|TEXT": more links on the index
 	                             page, checked by the command line */
 	size_t nlinks;
+	struct store *store;   /* the one cache, in the site (SITE_CACHE_FILE):
+	                          opened and closed by the caller */
 };
 
 struct site_stats {

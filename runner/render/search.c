@@ -1,6 +1,7 @@
 /* search.c - the search index (search-index.js) and the search page, made
  * from the chapters' sections, never from their HTML. */
 #include "render/search.h"
+#include "render/machines.h"
 
 #include <string.h>
 
@@ -62,7 +63,8 @@ char *search_entries(const struct site_ctx *s, size_t i)
 	const struct outline *ol = &s->outline[i];
 	struct buf out = BUF_INIT, text = BUF_INIT;
 	char *url = xasprintf("%s.html", ch->href);
-	struct text_src src = {s->b, s->bk, s->store, s->xref, ch};
+	struct text_src src = {s->b, s->o->machines->jb, s->bk, s->store,
+	                       s->xref, ch};
 	pieces_text_of(&src, ch, &ch->lead, &text);
 	if (text.len)
 		search_entry(&out, s, i, url, ol->title, &text);

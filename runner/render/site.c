@@ -487,10 +487,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	banner_html(b, o, &ban);
 	buf_printf(&common, "%s\n%s\n%d\n%s\n%s\n%d", tmpl, o->title, o->gpu,
 	           b->dir, ban.data, o->live);
-	char *cache = path_join(o->dir, SITE_CACHE_FILE);
 	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL,
-	                     store_open(cache), NULL};
-	free(cache);
+	                     o->store, NULL};
 	size_t n = bk->nchs;
 	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);
 	char (*own)[33] = xcalloc(n ? n : 1, sizeof *own);
@@ -506,7 +504,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	for (size_t i = 0; i < n; i++) {
 		keys_chapter(bk->chs[i], bk, b, others, nothers, common.data, own[i]);
 		if (kept_outline(s.store, own[i], bk->chs[i], &s.outline[i]) != 0) {
-			struct text_src src = {b, bk, s.store, NULL, bk->chs[i]};
+			struct text_src src = {b, o->machines->jb, bk, s.store, NULL,
+			                       bk->chs[i]};
 			store_note(s.store, &made[i]);
 			outline_make(&src, bk->chs[i], &s.outline[i]);
 			store_note(s.store, NULL);
@@ -567,7 +566,6 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	site_files(&s, &files);
 	kept_files_prune(s.store, o->dir, files.data ? files.data : "", files.len);
 	buf_free(&files);
-	rc |= store_close(s.store);
 	xref_free(s.xref);
 	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);

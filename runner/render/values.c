@@ -3,10 +3,11 @@
 #include "render/values.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "render/box.h"
-#include "book/expr.h"
+#include "judge/judge.h"
 #include "book/format.h"
 #include "render/machines.h"
 #include "render/keys.h"
@@ -15,27 +16,24 @@
 #include "bundle/ccfacts.h"
 #include "render/xref.h"
 
-/* Evaluate e; a claim becomes 1 (holds) or 0. 0 or -1 with *err. */
-static int value_eval(struct bundle *b, const struct inline_expr *e,
-                      struct value *v, char **err)
+/* The verdict on e, of chapter ch, on the base. */
+static const struct verdict *verdict_of(const struct judged_book *jb,
+                                        const struct book *bk,
+                                        const struct chapter *ch,
+                                        const struct inline_expr *e)
 {
-	if (expr_eval(e->text, b, v, err) != 0)
-		return -1;
-	if (!e->check)
-		return 0;
-	if (value_scalar(v, err) == 0 && v->type != VAL_STR)
-		return 0;
-	if (!*err)
-		*err = xstrdup("a claim must be true or false");
-	return -1;
+	size_t c = 0;
+	while (c < bk->nchs && bk->chs[c] != ch)
+		c++;
+	return judge_get(jb, c, (size_t)(e - ch->values), 0);
 }
 
 /* Open the mark of a value that stands on part of a records file. */
-static void partial_open(struct buf *out, const struct eval_facts *f)
+static void partial_open(struct buf *out, const struct verdict *v)
 {
 	buf_puts(out, "<span class=\"partial\" title=\"computed from the "
 	              "records before a malformed line: ");
-	buf_puts_html(out, f->partial);
+	buf_puts_html(out, v->partial);
 	buf_puts(out, "\">");
 }
 
@@ -48,11 +46,13 @@ static void value_make(struct page_ctx *c, const void *arg,
                        struct buf *out);
 
 /* Show err, a problem of the value at line (what: as written), where the
- * value would stand; reported and counted. */
+ * value would stand, and count it; report it too when report (the judge
+ * reports the problems of values). */
 static void inline_error(struct page_ctx *c, int line, const char *what,
-                         const char *err, struct buf *out)
+                         const char *err, int report, struct buf *out)
 {
-	diag_at(c->ch->path, line, "%s: %s", what, err);
+	if (report)
+		diag_at(c->ch->path, line, "%s: %s", what, err);
 	c->errors++;
 	buf_puts(out, "<span class=\"inline-error\" title=\"");
 	buf_printf(out, "%s:%d: ", c->ch->path, line);
@@ -73,7 +73,7 @@ static void ref_html(struct page_ctx *c, const struct inline_expr *e,
 	else if (xref_write(c->s->xref, c->index, e->text, 1, out, &err) == 0)
 		return;
 	char *what = xasprintf("{{ref %s}}", e->text);
-	inline_error(c, e->line, what, err, out);
+	inline_error(c, e->line, what, err, 1, out);
 	free(what);
 	free(err);
 }
@@ -95,9 +95,14 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		free(err);
 		/* Several machines: a claim's id is its place in the chapter; a
 		 * labelled claim shows its number. */
-		char *facts = xasprintf("%zu %d %zd %zu %d %d", n, c->s->o->strict,
+		const struct verdict *v = judge_get(c->s->o->machines->jb, c->index,
+		                                    (size_t)(e - c->ch->values), 0);
+		char *facts = xasprintf("%zu %d %zd %zu %d %d %d %d %.17g %.17g %s",
+		                        n, c->s->o->strict,
 		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1,
-		                        num ? c->index : 0, num, bundle_cc(c->s->b));
+		                        num ? c->index : 0, num, bundle_cc(c->s->b),
+		                        (int)v->kind, (int)v->teeth, v->factor,
+		                        v->margin, v->flip ? v->flip : "");
 		keys_value(e, c->s->bk, c->s->b, facts, key);
 		free(facts);
 		struct piece_counts fc;
@@ -110,68 +115,93 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 	piece_make(c, c->store ? key : NULL, value_make, e, out);
 }
 
+/* A claim's margin in words: ", by 12 noise bands" (html: with markup). */
+static void margin_words(const struct verdict *v, struct buf *out, int html)
+{
+	if (v->teeth == TEETH_CANNOT) {
+		buf_puts(out, html ? " <span class=\"teeth\">(it cannot fail)</span>"
+		                   : " (it cannot fail)");
+		return;
+	}
+	if (v->is_static || isinf(v->margin))
+		return;
+	buf_printf(out, html ? ", <span class=\"margin%s\">by %.*f noise "
+	                       "band%s%s</span>"
+	                     : "%.0s, by %.*f noise band%s%s",
+	           v->fragile ? " fragile" : "", v->margin < 10 ? 1 : 0,
+	           v->margin, v->margin == 1 ? "" : "s",
+	           v->fragile ? ", within its noise"
+	           : v->teeth == TEETH_LOOSE ? ", loose" : "");
+}
+
+/* A claim's hover title: the claim, its margin, and what flips it. */
+static void claim_title(const struct inline_expr *e, const struct verdict *v,
+                        struct buf *out)
+{
+	buf_puts_html(out, e->text);
+	if (v->teeth == TEETH_CANNOT) {
+		buf_puts(out, " — no change of the data it reads (x1/8 to x8) "
+		              "flips it: it cannot fail");
+		return;
+	}
+	if (!v->flip)
+		return;
+	buf_puts(out, " — ");
+	if (!v->is_static && !isinf(v->margin))
+		buf_printf(out, "%.1f noise bands from flipping%s; ", v->margin,
+		           v->fragile ? ", fewer than 3: fragile" : "");
+	buf_puts(out, "flips when ");
+	buf_puts_html(out, v->flip);
+	if (v->teeth == TEETH_LOOSE)
+		buf_puts(out, " (only a change of 2x or more: loose)");
+}
+
 static void value_make(struct page_ctx *c, const void *arg,
                        struct buf *out)
 {
 	const struct inline_expr *e = arg;
-	struct value v;
+	const struct verdict *v = judge_get(c->s->o->machines->jb, c->index,
+	                                    (size_t)(e - c->ch->values), 0);
 	char *err = NULL;
-	struct eval_facts f;
 	int num = e->label ? xref_claim(c->s->xref, c->index,
 	                                (size_t)(e - c->ch->values), &err)
 	                   : 0;
 	if (num < 0) {
 		char *what = xasprintf("{{check %s: %s}}", e->label, e->text);
-		inline_error(c, e->line, what, err, out);
+		inline_error(c, e->line, what, err, 1, out);
 		free(what);
 		free(err);
 		return;
 	}
-	/* A claim counts once its expression has a value, true, false or
-	 * neither. */
-	int need = e->need_cc > 0 ? e->need_cc : 0;
-	if (need && cc_meets(bundle_cc(c->s->b), need))
-		need = 0;
-	int rc = need ? -1 : expr_eval_at(e->text, c->s->b, &v, &err, &f);
-	if (need || (rc != 0 && f.need_cc)) {
-		if (rc == 0)
-			value_free(&v);
-		needs_html(out, e->text, need ? need : f.need_cc, e->check);
-		free(err);
+	switch (v->kind) {
+	case VERDICT_NEEDS:
+		needs_html(out, e->text, v->need_cc, e->check);
+		return;
+	case VERDICT_OUTDATED:
+	case VERDICT_MISSING:
+		not_measured_html(out, e->text, v->why);
+		return;
+	case VERDICT_ERROR:
+	case VERDICT_REF: {
+		char *what = xasprintf("{{ %s }}", e->text);
+		inline_error(c, e->line, what, v->why ? v->why : "no value", 0, out);
+		free(what);
 		return;
 	}
-	if (rc == 0 && e->check &&
-	    (value_scalar(&v, &err) != 0 || v.type == VAL_STR)) {
-		if (!err)
-			err = xstrdup("a claim must be true or false");
-		rc = -1;
+	default:
+		break;
 	}
-	if (rc != 0 && f.outdated) {
-		value_free(&v);
-		not_measured_html(out, e->text, err);
-		free(err);
-		return;
+	if (v->partial) {
+		partial_report(c, e->line, v->partial_id, v->partial);
+		partial_open(out, v);
 	}
-	if (rc == 0 && f.partial) {
-		partial_report(c, e->line, f.partial_id, f.partial);
-		partial_open(out, &f);
-	}
-	if (rc == 0 && e->check) {
-		int holds = v.num != 0;
+	if (e->check) {
+		int holds = v->kind == VERDICT_HOLDS;
 		const struct site_opts *o = c->s->o;
 		c->claims++;
 		c->claims_failed += !holds;
-		/* Several machines: main.c reports the claims on each. */
-		if (!holds && (!o->machines || o->machines->n <= 1)) {
-			if (o->strict)
-				diag_at(c->ch->path, e->line, "claim does not hold on "
-				        "%s: %s", c->s->b->dir, e->text);
-			else
-				warn_at(c->ch->path, e->line, "claim does not hold on "
-				        "%s: %s", c->s->b->dir, e->text);
-		}
-		buf_printf(out, "<span class=\"check %s\" ",
-		           holds ? "holds" : "fails");
+		buf_printf(out, "<span class=\"check %s%s\" ",
+		           holds ? "holds" : "fails", v->fragile ? " fragile" : "");
 		/* References and the Machines page link to each claim. */
 		if (e->label)
 			buf_printf(out, "id=\"claim-%s\" ", e->label);
@@ -179,36 +209,20 @@ static void value_make(struct page_ctx *c, const void *arg,
 			buf_printf(out, "id=\"claim-%zu\" ",
 			           (size_t)(e - c->ch->values));
 		buf_puts(out, "title=\"");
-		buf_puts_html(out, e->text);
+		claim_title(e, v, out);
 		int card = machine_has_gpu(c->s->b);
 		buf_printf(out, "\">%s", holds ? "✓ " : "✗ ");
 		if (num)
 			buf_printf(out, "Claim %zu.%d ", c->index + 1, num);
-		buf_printf(out, "%s</span>",
-		           holds ? (card ? "holds on this card" : "holds here")
-		                 : (card ? "does not hold on this card"
-		                         : "does not hold here"));
-		buf_puts(out, f.partial ? " ⚠</span>" : "");
-		value_free(&v);
-		return;
-	}
-	if (rc == 0 && value_format(&v, e->fmt, 1, out, &err) == 0) {
-		buf_puts(out, f.partial ? " ⚠</span>" : "");
-		value_free(&v);
-		return;
-	}
-	if (f.partial && rc == 0)
+		buf_puts(out, holds ? (card ? "holds on this card" : "holds here")
+		                    : (card ? "does not hold on this card"
+		                            : "does not hold here"));
+		margin_words(v, out, 1);
 		buf_puts(out, "</span>");
-	value_free(&v);
-	if (f.outdated) {
-		not_measured_html(out, e->text, err);
-		free(err);
-		return;
+	} else {
+		buf_puts_html(out, v->text);
 	}
-	char *what = xasprintf("{{ %s }}", e->text);
-	inline_error(c, e->line, what, err, out);
-	free(what);
-	free(err);
+	buf_puts(out, v->partial ? " ⚠</span>" : "");
 }
 
 void not_measured_html(struct buf *out, const char *what, const char *why)
@@ -266,21 +280,14 @@ void value_text(const struct text_src *t, const struct inline_expr *e,
 			return;
 		}
 	}
-	struct value v;
-	char *err = NULL;
+	const struct verdict *v = verdict_of(t->jb, t->bk, t->ch, e);
 	size_t start = out->len;
-	if (value_eval(t->b, e, &v, &err) == 0) {
-		if (e->check)
-			buf_puts(out, v.num != 0 ? "✓" : "✗");
-		else if (value_format(&v, e->fmt, 0, out, &err) != 0)
-			buf_puts(out, "?");
-	} else {
-		buf_puts(out, "?");
-	}
-	if (t->store && !err)
+	if (v->kind == VERDICT_HOLDS || v->kind == VERDICT_FAILS)
+		buf_puts(out, v->kind == VERDICT_HOLDS ? "✓" : "✗");
+	else
+		buf_puts(out, v->kind == VERDICT_VALUE ? v->text : "?");
+	if (t->store && v->kind != VERDICT_ERROR)
 		piece_put(t->store, key, out->data + start, out->len - start, &fc);
-	value_free(&v);
-	free(err);
 }
 
 void pieces_text_of(const struct text_src *t, const struct chapter *ch,

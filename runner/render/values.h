@@ -12,6 +12,8 @@
 #include "bundle/results.h"
 #include "render/render.h"
 
+struct judged_book;
+
 /* Append inline value e as HTML: its value, a claim mark, or an error
  * (reported once, counted on c). */
 void value_html(struct page_ctx *c, const struct inline_expr *e,
@@ -30,6 +32,7 @@ void needs_html(struct buf *out, const char *what, int cc, int claim);
  * seen from chapter ch. */
 struct text_src {
 	struct bundle *b;
+	const struct judged_book *jb; /* the verdicts (judge.h) */
 	const struct book *bk;
 	struct store *store;
 	const struct xref *xref;

@@ -1,0 +1,300 @@
+/*
+ * judge.c - every value and claim of a book evaluated once on each bundle,
+ * and what a build is told of them (judge.h).
+ */
+#include "judge/judge.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/store.h"
+#include "base/util.h"
+#include "book/chapter.h"
+#include "book/expr.h"
+#include "book/expr_tree.h"
+#include "book/format.h"
+#include "bundle/ccfacts.h"
+
+/* The first experiment tree x reads that b has no results of (of its
+ * current source), or "machine" when it reads machine.json and b has
+ * none; NULL when none. Borrowed from x. */
+static const char *judge_missing(const struct expr *x, struct bundle *b)
+{
+	if (x->kind == EX_MACHINE && !b->machine)
+		return "machine";
+	if (x->kind == EX_REF) {
+		struct exp_result *r = bundle_get(b, x->str);
+		if (bundle_outdated(b, x->str) || (!r->nrows && !r->meta))
+			return x->str;
+	}
+	for (size_t i = 0; i < x->nkids; i++) {
+		const char *id = judge_missing(x->kids[i], b);
+		if (id)
+			return id;
+	}
+	for (size_t i = 0; i < x->nconds; i++) {
+		const char *id = judge_missing(x->conds[i].rhs, b);
+		if (id)
+			return id;
+	}
+	return NULL;
+}
+
+/* v: what needs compute capability cc (-1: one none has). */
+static void judge_needs(struct verdict *v, int cc)
+{
+	char w[48];
+	v->kind = VERDICT_NEEDS;
+	v->need_cc = cc;
+	v->why = cc > 0 ? xasprintf("needs compute capability %s",
+	                            cc_need_words(cc, w, sizeof w))
+	                : xstrdup("not on this card");
+}
+
+/* Add to h the files of each experiment x reads, in b and repeat. */
+static void judge_stamp(const struct expr *x, struct bundle *b,
+                        struct bundle *repeat, struct hasher *h)
+{
+	if (x->kind == EX_MACHINE || x->kind == EX_REF) {
+		const char *id = x->kind == EX_MACHINE ? "machine" : x->str;
+		hasher_add_str(h, id);
+		bundle_stamp(b, id, h);
+		if (repeat)
+			bundle_stamp(repeat, id, h);
+	}
+	for (size_t i = 0; i < x->nkids; i++)
+		judge_stamp(x->kids[i], b, repeat, h);
+	for (size_t i = 0; i < x->nconds; i++)
+		judge_stamp(x->conds[i].rhs, b, repeat, h);
+}
+
+/* Claim e's teeth and margin on b into v: from store, or found and kept
+ * there. */
+static void judge_claim(const struct inline_expr *e, struct bundle *b,
+                        struct bundle *repeat, struct store *store,
+                        struct judged_book *jb, struct verdict *v)
+{
+	char key[33];
+	size_t len;
+	int holds = v->kind == VERDICT_HOLDS;
+	if (store) {
+		struct hasher *h = hasher_new();
+		hasher_add_self(h);
+		hasher_add_str(h, "teeth");
+		hasher_add_str(h, e->text);
+		hasher_add(h, &holds, sizeof holds);
+		hasher_add_str(h, repeat ? repeat->dir : "");
+		judge_stamp(e->tree, b, repeat, h);
+		hasher_done(h, key);
+		const char *kept = store_get(store, key, &len);
+		int teeth, fragile, is_static, at = 0;
+		if (kept && sscanf(kept, "%d %lf %lf %d %d %n", &teeth, &v->factor,
+		                   &v->margin, &fragile, &is_static, &at) == 5 &&
+		    at > 0) {
+			v->teeth = (enum teeth_kind)teeth;
+			v->fragile = fragile;
+			v->is_static = is_static;
+			v->flip = kept[at] ? xstrdup(kept + at) : NULL;
+			return;
+		}
+	}
+	judge_teeth(e->tree, holds, b, repeat, v, &jb->perturbed);
+	if (!store)
+		return;
+	char *s = xasprintf("%d %.17g %.17g %d %d %s", (int)v->teeth, v->factor,
+	                    v->margin, v->fragile, v->is_static,
+	                    v->flip ? v->flip : "");
+	store_put(store, key, s, strlen(s));
+	free(s);
+}
+
+/* Value e on bundle b (the base when base) into *v. */
+static void judge_value(const struct chapter *ch, const struct inline_expr *e,
+                        struct bundle *b, struct bundle *repeat, int base,
+                        struct store *store, struct judged_book *jb,
+                        struct verdict *v)
+{
+	struct eval_facts f = {0};
+	char *err = NULL;
+	memset(v, 0, sizeof *v);
+	if (e->ref) {
+		v->kind = VERDICT_REF;
+		return;
+	}
+	if (!e->tree) {
+		/* Reported where the chapter was read. */
+		v->kind = VERDICT_ERROR;
+		v->why = xstrdup(e->parse_err ? e->parse_err : "empty '{{ }}'");
+		return;
+	}
+	if (e->need_cc > 0 && !cc_meets(bundle_cc(b), e->need_cc)) {
+		judge_needs(v, e->need_cc);
+		return;
+	}
+	jb->evaluated++;
+	int rc = expr_eval_tree(e->tree, b, &v->v, &err, &f);
+	if (rc != 0 && f.need_cc) {
+		judge_needs(v, f.need_cc);
+		free(err);
+		return;
+	}
+	if (rc == 0 && e->check &&
+	    (value_scalar(&v->v, &err) != 0 || v->v.type == VAL_STR)) {
+		if (!err)
+			err = xstrdup("a claim must be true or false");
+		rc = -1;
+	}
+	v->partial = f.partial;
+	v->partial_id = f.partial_id;
+	if (rc != 0) {
+		value_free(&v->v);
+		const char *id = base ? NULL : judge_missing(e->tree, b);
+		v->kind = f.outdated ? VERDICT_OUTDATED
+		          : id       ? VERDICT_MISSING
+		                     : VERDICT_ERROR;
+		v->why = id ? xasprintf("%s is not measured on this machine", id)
+		            : err;
+		if (id)
+			free(err);
+		if (base && v->kind == VERDICT_ERROR)
+			diag_at(ch->path, e->line, "{{ %s }}: %s",
+			            e->text, v->why);
+		return;
+	}
+	if (!e->check) {
+		struct buf t = BUF_INIT;
+		if (value_format(&v->v, e->fmt, 0, &t, &err) != 0) {
+			buf_free(&t);
+			value_free(&v->v);
+			v->kind = VERDICT_ERROR;
+			v->why = err;
+			if (base)
+				diag_at(ch->path, e->line, "{{ %s }}: %s",
+				            e->text, v->why);
+			return;
+		}
+		v->kind = VERDICT_VALUE;
+		v->text = buf_detach(&t);
+		return;
+	}
+	v->kind = v->v.num != 0 ? VERDICT_HOLDS : VERDICT_FAILS;
+	judge_claim(e, b, repeat, store, jb, v);
+}
+
+void judge_book(const struct book *bk, struct bundle *const *bs,
+                struct bundle *const *repeats, size_t nb, struct store *store,
+                struct judged_book *jb)
+{
+	memset(jb, 0, sizeof *jb);
+	jb->nchs = bk->nchs;
+	jb->nbundles = nb;
+	jb->chs = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *jb->chs);
+	for (size_t c = 0; c < bk->nchs; c++) {
+		const struct chapter *ch = bk->chs[c];
+		struct judged_chapter *jc = &jb->chs[c];
+		jc->nvalues = ch->nvalues;
+		jc->v = xcalloc(nb * ch->nvalues + 1, sizeof *jc->v);
+		for (size_t i = 0; i < ch->nvalues; i++)
+			jb->parsed += ch->values[i].tree != NULL;
+		for (size_t m = 0; m < nb; m++)
+			for (size_t i = 0; i < ch->nvalues; i++)
+				judge_value(ch, &ch->values[i], bs[m],
+				            repeats ? repeats[m] : NULL, m == 0, store,
+				            jb, &jc->v[m * ch->nvalues + i]);
+	}
+}
+
+const struct verdict *judge_get(const struct judged_book *jb, size_t c,
+                                size_t i, size_t m)
+{
+	const struct judged_chapter *jc = &jb->chs[c];
+	return &jc->v[m * jc->nvalues + i];
+}
+
+void judge_free(struct judged_book *jb)
+{
+	for (size_t c = 0; c < jb->nchs; c++) {
+		struct judged_chapter *jc = &jb->chs[c];
+		for (size_t k = 0; k < jb->nbundles * jc->nvalues; k++) {
+			value_free(&jc->v[k].v);
+			free(jc->v[k].why);
+			free(jc->v[k].text);
+			free(jc->v[k].flip);
+		}
+		free(jc->v);
+	}
+	free(jb->chs);
+	memset(jb, 0, sizeof *jb);
+}
+
+/* Report at e's line: an error under strict, else a warning. */
+static void judge_say(const struct chapter *ch, const struct inline_expr *e,
+                      int strict, const char *msg)
+{
+	if (strict)
+		diag_at(ch->path, e->line, "%s", msg);
+	else
+		warn_at(ch->path, e->line, "%s", msg);
+}
+
+int judge_report(const struct judged_book *jb, const struct book *bk,
+                 struct bundle *const *bs, int strict)
+{
+	int nfail = 0;
+	struct buf on = BUF_INIT, frag = BUF_INIT, msg = BUF_INIT;
+	for (size_t c = 0; c < jb->nchs; c++) {
+		const struct chapter *ch = bk->chs[c];
+		for (size_t i = 0; i < ch->nvalues; i++) {
+			const struct inline_expr *e = &ch->values[i];
+			if (!e->check)
+				continue;
+			buf_reset(&on);
+			buf_reset(&frag);
+			const struct verdict *cannot = NULL, *weak = NULL;
+			for (size_t m = 0; m < jb->nbundles; m++) {
+				const struct verdict *v = judge_get(jb, c, i, m);
+				if (v->kind == VERDICT_FAILS)
+					buf_printf(&on, "%s%s", on.len ? ", " : "", bs[m]->dir);
+				if (v->kind != VERDICT_HOLDS && v->kind != VERDICT_FAILS)
+					continue;
+				if (v->teeth == TEETH_CANNOT && !cannot)
+					cannot = v;
+				if (v->fragile) {
+					buf_printf(&frag, "%s%s", frag.len ? ", " : "",
+					           bs[m]->dir);
+					if (!weak || v->margin < weak->margin)
+						weak = v;
+				}
+			}
+			if (on.len) {
+				nfail++;
+				buf_reset(&msg);
+				buf_printf(&msg, "claim does not hold on %s: %s", on.data,
+				           e->text);
+				judge_say(ch, e, strict, msg.data);
+			}
+			if (cannot) {
+				buf_reset(&msg);
+				buf_printf(&msg, "claim cannot fail: no change of the data "
+				           "it reads (each experiment's and each record's "
+				           "fields x1/8 to x8) flips it: %s", e->text);
+				judge_say(ch, e, strict, msg.data);
+			}
+			if (weak) {
+				buf_reset(&msg);
+				buf_printf(&msg, "claim is fragile on %s: %s flips it, "
+				           "%.1f noise bands away (fewer than %.0f): %s",
+				           frag.data, weak->flip ? weak->flip : "a change",
+				           weak->margin, JUDGE_FRAGILE, e->text);
+				judge_say(ch, e, strict, msg.data);
+			}
+		}
+	}
+	buf_free(&on);
+	buf_free(&frag);
+	buf_free(&msg);
+	return nfail;
+}

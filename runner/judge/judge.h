@@ -1,0 +1,134 @@
+/*
+ * judge.h - the judging stage: every inline value and claim of a book
+ * evaluated once on each bundle (the one rendered and each compared), each
+ * claim with its margin against the noise of the points it reads and its
+ * teeth, the smallest change of those points that would flip it. What it
+ * hands on is data: render/ prints verdicts and evaluates nothing.
+ *
+ *   judge.c   the verdicts, and what a build is told of them
+ *   teeth.c   a claim's data perturbed: its teeth and its margin
+ *
+ * A claim L op R reads measured fields (a column of an experiment's
+ * records). Its teeth are found by scaling what it reads, each experiment's
+ * fields together and then each record's alone, by factors from 1.01 to 8
+ * up and down, and evaluating it again: the smallest factor that flips it;
+ * a truth value it selects records by (correct=true) is turned over.
+ * A claim no such change flips, or that reads no measured field, cannot
+ * fail. One that only a change of 2x or more flips is loose. Its margin is
+ * that change in units of the noise of the record changed (none for a
+ * count, a field that is a whole number in every record; otherwise the noise
+ * labbook compare judges the record with: its quartiles, its runs' spread,
+ * a repeat bundle's difference; at least a third of compare's 1% floor): a
+ * claim with a margin under JUDGE_FRAGILE on any bundle is fragile.
+ * Records of compiler output (experiments named *_ptxas and *_sass) are
+ * perturbed the same way, but a claim that reads only them is a static
+ * check, not a claim about the card, and has no noise.
+ */
+#ifndef LB_JUDGE_H
+#define LB_JUDGE_H
+
+#include <stddef.h>
+
+#include "book/book.h"
+#include "book/expr_value.h"
+#include "bundle/results.h"
+
+/* A claim is fragile when the noise bands between it and flipping are
+ * fewer than this (compare's COMPARE_NOISE_TIMES). */
+#define JUDGE_FRAGILE 3.0
+/* The factor at and beyond which a claim's teeth are loose. */
+#define JUDGE_LOOSE 2.0
+
+enum verdict_kind {
+	VERDICT_VALUE,    /* a value: v */
+	VERDICT_HOLDS,    /* a claim that holds */
+	VERDICT_FAILS,    /* a claim that does not */
+	VERDICT_ERROR,    /* why: a mistake in the text, or data that makes
+	                     it meaningless (reported once, for the base) */
+	VERDICT_OUTDATED, /* it reads results of another version of an
+	                     experiment's source: why */
+	VERDICT_MISSING,  /* the bundle lacks an experiment it reads: why */
+	VERDICT_NEEDS,    /* it needs compute capability need_cc (-1: one no
+	                     capability has) that the card lacks */
+	VERDICT_REF,      /* a reference ({{ref}}): printed by render */
+};
+
+/* What a claim's data must do to flip it. */
+enum teeth_kind {
+	TEETH_NONE,   /* not a claim, or not judged */
+	TEETH_BITES,  /* a change under JUDGE_LOOSE flips it */
+	TEETH_LOOSE,  /* only a change of JUDGE_LOOSE or more */
+	TEETH_CANNOT, /* nothing flips it: it cannot fail */
+};
+
+struct verdict {
+	enum verdict_kind kind;
+	struct value v; /* VERDICT_VALUE: the value, one number, string or
+	                   truth value */
+	char *text;     /* VERDICT_VALUE: v as its format prints it, plain */
+	char *why;      /* ERROR, OUTDATED, MISSING: the message */
+	int need_cc;    /* NEEDS */
+	const char *partial, *partial_id; /* it stands on the records before
+	                     a malformed line of partial_id (the bundle's) */
+	/* Claims that hold or fail: */
+	enum teeth_kind teeth;
+	double factor;  /* the smallest factor (> 1, up or down) that flips
+	                   it; 0 when none does */
+	double margin;  /* noise bands from flipping; INFINITY when what
+	                   flips it has no noise (compiler output, a count, a
+	                   truth value) */
+	char *flip;     /* what flips it, "reduce.ms[n=1024] x1.04", or NULL */
+	int fragile;    /* margin < JUDGE_FRAGILE */
+	int is_static;  /* reads only compiler output */
+};
+
+struct judged_chapter {
+	struct verdict *v; /* nbundles x nvalues: v[b * nvalues + i] */
+	size_t nvalues;
+};
+
+struct judged_book {
+	struct judged_chapter *chs; /* one per chapter of the book */
+	size_t nchs;
+	size_t nbundles;
+	/* For --stats: expressions parsed (at load), evaluated once per
+	 * bundle, and evaluated again with their data perturbed. */
+	size_t parsed, evaluated, perturbed;
+};
+
+/*
+ * Judge every value and claim of bk on each of bs[0..nb) (bs[0] the
+ * base, the one rendered), with repeats[i] (or NULL) the repeat bundle
+ * bs[i]'s noise is judged with; perturbations are undone before it
+ * returns. A claim's teeth and margin are kept in store (NULL: none),
+ * under the hash of its text and of the files of each experiment it
+ * reads, in its bundle and the repeat. Errors in the base's values are
+ * reported here, once. jb is freed with judge_free; it borrows from bk
+ * and bs.
+ */
+struct store;
+void judge_book(const struct book *bk, struct bundle *const *bs,
+                struct bundle *const *repeats, size_t nb, struct store *store,
+                struct judged_book *jb);
+void judge_free(struct judged_book *jb);
+
+/* The verdict on value i of chapter c on bundle m. */
+const struct verdict *judge_get(const struct judged_book *jb, size_t c,
+                                size_t i, size_t m);
+
+/*
+ * Tell the build what the verdicts say, once per claim, at its line:
+ * a claim that does not hold on some bundle, one that
+ * cannot fail, and one that is fragile on some bundle (each bundle named
+ * by its folder): warnings, or with strict errors. Returns the number of claims that do not hold.
+ */
+int judge_report(const struct judged_book *jb, const struct book *bk,
+                 struct bundle *const *bs, int strict);
+
+/* teeth.c: judge claim x, which gives holds (1 or 0) on b, with repeat
+ * (or NULL) for noise, into *v; counts its evaluations in *evals. */
+struct expr;
+void judge_teeth(const struct expr *x, int holds, struct bundle *b,
+                 struct bundle *repeat, struct verdict *v, size_t *evals);
+
+#endif

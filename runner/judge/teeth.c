@@ -1,0 +1,335 @@
+/*
+ * teeth.c - a claim's data perturbed (judge.h): each experiment's fields
+ * that it reads scaled together, then each record's alone, up and down,
+ * until the claim flips; the smallest such change is its teeth, and that
+ * change over the noise of what was changed its margin. A truth value a
+ * claim selects records by (correct=true) is turned over instead. The
+ * records are changed in place and restored, bit for bit, before the next
+ * change.
+ */
+#include "judge/judge.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "book/expr.h"
+#include "bundle/compare.h"
+
+/* The factors tried, in order; the first that flips is refined. */
+static const double levels[] = {1.02, 1.05, 1.1, 1.2, 1.5, 2.0, 4.0, 8.0};
+#define NLEVELS (sizeof levels / sizeof levels[0])
+/* A column of more records than this is changed one record at a time
+ * only at the records that hold its least, greatest and middle value,
+ * and its first and last. */
+#define ROWS_EACH 48
+
+/* One thing to change: numbers scaled together, or one truth value
+ * turned over. */
+struct target {
+	cJSON **cells;
+	double *orig;
+	size_t n;
+	int flag;      /* FLAG_TRUTH: a truth value, turned over; FLAG_ONE: a
+	                  count of 0, made 1 (no factor moves a zero) */
+	double noise;  /* relative; NAN: exact (compiler output, counts) */
+	char *what;    /* in words, for messages */
+};
+
+enum { FLAG_NONE, FLAG_TRUTH, FLAG_ONE };
+
+struct teeth {
+	struct eval_memo memo;
+	const struct expr *x;
+	struct bundle *b;
+	struct bundle *repeat;
+	int holds;
+	size_t *evals;
+	struct target *t;
+	size_t nt;
+};
+
+static int is_static(const char *id)
+{
+	size_t n = strlen(id);
+	return (n > 6 && !strcmp(id + n - 6, "_ptxas")) ||
+	       (n > 5 && !strcmp(id + n - 5, "_sass"));
+}
+
+/* Is field of every record of r that has it a whole number: a count,
+ * exact, with no noise? */
+static int field_counts(const struct exp_result *r, const char *field)
+{
+	for (size_t k = 0; k < r->nrows; k++) {
+		double x;
+		if (row_number(r->rows[k], field, &x) &&
+		    (x != floor(x) || fabs(x) > 9007199254740992.0))
+			return 0;
+	}
+	return 1;
+}
+
+/* The index of row among r's records. */
+static size_t row_index(const struct exp_result *r, const cJSON *row)
+{
+	size_t k = 0;
+	while (k < r->nrows && r->rows[k] != row)
+		k++;
+	return k;
+}
+
+/* The target named what (owned), made if new. */
+static struct target *target_get(struct teeth *t, char *what, double noise)
+{
+	for (size_t i = 0; i < t->nt; i++)
+		if (!strcmp(t->t[i].what, what)) {
+			free(what);
+			if (noise > t->t[i].noise)
+				t->t[i].noise = noise;
+			return &t->t[i];
+		}
+	struct target *tg = ARRAY_PUSH(t->t, t->nt);
+	memset(tg, 0, sizeof *tg);
+	tg->what = what;
+	tg->noise = noise;
+	return tg;
+}
+
+static void target_add(struct target *tg, cJSON *cell)
+{
+	for (size_t i = 0; i < tg->n; i++)
+		if (tg->cells[i] == cell)
+			return;
+	*ARRAY_PUSH(tg->cells, tg->n) = cell;
+	tg->orig = xrealloc(tg->orig, tg->n * sizeof *tg->orig);
+	tg->orig[tg->n - 1] = cell->valuedouble;
+}
+
+/* Is record i one of those changed alone, among the n of read rd? */
+static int row_chosen(const struct eval_read *rd, size_t i)
+{
+	if (rd->n <= ROWS_EACH || i == 0 || i + 1 == rd->n)
+		return 1;
+	double x, lo = INFINITY, hi = -INFINITY;
+	size_t below = 0, above = 0;
+	if (!row_number(rd->rows[i], rd->field, &x))
+		return 0;
+	for (size_t k = 0; k < rd->n; k++) {
+		double y;
+		if (!row_number(rd->rows[k], rd->field, &y))
+			continue;
+		lo = fmin(lo, y);
+		hi = fmax(hi, y);
+		below += y < x;
+		above += y > x;
+	}
+	return x == lo || x == hi || (below <= rd->n / 2 && above <= rd->n / 2);
+}
+
+/* Targets of the truth values read rd selects by: in the first record of
+ * its experiment that holds each of true and false, turned over. */
+static void flags_make(struct teeth *t, const struct eval_read *rd,
+                       struct exp_result *er)
+{
+	for (size_t c = 0; c < rd->nconds; c++) {
+		int seen[2] = {0, 0};
+		for (size_t k = 0; k < er->nrows; k++) {
+			cJSON *cell = cJSON_GetObjectItemCaseSensitive(er->rows[k],
+			                                               rd->conds[c]);
+			if (!cJSON_IsBool(cell) || seen[cJSON_IsTrue(cell)]++)
+				continue;
+			struct target *tg = target_get(
+			    t, xasprintf("%s.%s of record %zu made %s", rd->id,
+			                 rd->conds[c], k + 1,
+			                 cJSON_IsTrue(cell) ? "false" : "true"),
+			    NAN);
+			tg->flag = FLAG_TRUTH;
+			target_add(tg, cell);
+		}
+	}
+}
+
+/* The targets of what claim x read on b (reads): each measured fact of
+ * machine.json alone, whose noise is not recorded; each experiment's
+ * fields together; each record's alone; and the truth values it selects
+ * by. */
+static void targets_make(struct teeth *t, const struct eval_reads *reads)
+{
+	for (size_t i = 0; i < reads->nmeasured; i++) {
+		cJSON *cell = (cJSON *)reads->measured[i];
+		target_add(target_get(t, xasprintf("machine.%s", cell->string), 0),
+		           cell);
+	}
+	for (size_t r = 0; r < reads->n; r++) {
+		const struct eval_read *rd = &reads->v[r];
+		struct exp_result *er = bundle_get(t->b, rd->id);
+		int exact = is_static(rd->id) || field_counts(er, rd->field);
+		flags_make(t, rd, er);
+		for (size_t i = 0; i < rd->n; i++) {
+			cJSON *cell = cJSON_GetObjectItemCaseSensitive(
+			    (cJSON *)rd->rows[i], rd->field);
+			if (!cJSON_IsNumber(cell))
+				continue;
+			size_t k = row_index(er, rd->rows[i]);
+			double noise = exact ? NAN
+			                     : compare_point_noise(t->b, t->repeat,
+			                                           rd->id, k);
+			target_add(target_get(t, xasprintf("every %s.%s", rd->id,
+			                                   rd->field), noise),
+			           cell);
+			if (row_chosen(rd, i))
+				target_add(target_get(t, xasprintf("%s.%s of record %zu",
+				                                   rd->id, rd->field, k + 1),
+				                      noise),
+				           cell);
+			if (exact && cell->valuedouble == 0) {
+				struct target *tg = target_get(
+				    t, xasprintf("%s.%s of record %zu made 1", rd->id,
+				                 rd->field, k + 1), NAN);
+				tg->flag = FLAG_ONE;
+				target_add(tg, cell);
+			}
+		}
+	}
+}
+
+/* Change tg's cells: numbers scaled by f from what they were, a zero
+ * made 1 (f != 1) or 0, truth values turned over (twice: back). */
+static void target_set(struct target *tg, double f)
+{
+	for (size_t i = 0; i < tg->n; i++) {
+		cJSON *c = tg->cells[i];
+		if (tg->flag == FLAG_TRUTH)
+			c->type = (c->type & ~0xFF) |
+			          (cJSON_IsTrue(c) ? cJSON_False : cJSON_True);
+		else if (tg->flag == FLAG_ONE)
+			cJSON_SetNumberValue(c, f != 1 ? 1.0 : tg->orig[i]);
+		else
+			cJSON_SetNumberValue(c, tg->orig[i] * f);
+	}
+}
+
+/* Does x, with target tg changed by f, give the other truth? */
+static int flips(struct teeth *t, struct target *tg, double f)
+{
+	target_set(tg, f);
+	struct value v;
+	char *err = NULL;
+	struct eval_facts facts = {0};
+	facts.memo = &t->memo;
+	int rc = expr_eval_tree(t->x, t->b, &v, &err, &facts);
+	(*t->evals)++;
+	int flipped = rc == 0 && value_scalar(&v, &err) == 0 &&
+	              v.type != VAL_STR && (v.num != 0) != t->holds;
+	value_free(&v);
+	free(err);
+	/* Back as it was. */
+	target_set(tg, tg->flag == FLAG_TRUTH ? 0 : 1);
+	return flipped;
+}
+
+/* The smallest factor (> 1) that flips x when tg is scaled by it or by
+ * its inverse, *down set for the inverse; 0 when none of levels does. */
+static double target_flip(struct teeth *t, struct target *tg, int *down)
+{
+	double prev = 1;
+	for (size_t l = 0; l < NLEVELS; l++) {
+		for (int d = 0; d < 2; d++) {
+			if (!flips(t, tg, d ? 1 / levels[l] : levels[l]))
+				continue;
+			/* Between the last level that did not flip and this one. */
+			double lo = prev, hi = levels[l];
+			for (int s = 0; s < 8; s++) {
+				double mid = sqrt(lo * hi);
+				if (flips(t, tg, d ? 1 / mid : mid))
+					hi = mid;
+				else
+					lo = mid;
+			}
+			*down = d;
+			return hi;
+		}
+		prev = levels[l];
+	}
+	return 0;
+}
+
+/* Fold target tg, which flips x at factor fac (0: never; down: scaled
+ * down), into verdict v. */
+static void teeth_fold(struct verdict *v, const struct target *tg, double fac,
+                       int down)
+{
+	if (tg->flag) {
+		if (!v->flip) {
+			v->flip = xstrdup(tg->what);
+			v->teeth = TEETH_BITES;
+		}
+		return;
+	}
+	if (!v->factor || fac < v->factor) {
+		v->factor = fac;
+		free(v->flip);
+		v->flip = xasprintf("%s x%.3g", tg->what, down ? 1 / fac : fac);
+		v->teeth = fac < JUDGE_LOOSE ? TEETH_BITES : TEETH_LOOSE;
+	}
+	if (isnan(tg->noise))
+		return;
+	double change = down ? 1 - 1 / fac : fac - 1;
+	double margin = change / fmax(tg->noise, COMPARE_MIN_NOISE);
+	if (margin < v->margin)
+		v->margin = margin;
+}
+
+void judge_teeth(const struct expr *x, int holds, struct bundle *b,
+                 struct bundle *repeat, struct verdict *v, size_t *evals)
+{
+	struct eval_reads reads = {0};
+	struct eval_facts f = {0};
+	struct value val;
+	char *err = NULL;
+	struct teeth t = {{0}, x, b, repeat, holds, evals, NULL, 0};
+	const char **fields = NULL;
+	size_t nfields = 0;
+	f.reads = &reads;
+	if (expr_eval_tree(x, b, &val, &err, &f) == 0) {
+		targets_make(&t, &reads);
+		for (size_t i = 0; i < reads.n; i++) {
+			*ARRAY_PUSH(fields, nfields) = reads.v[i].field;
+			for (size_t k = 0; k < reads.v[i].nconds; k++)
+				*ARRAY_PUSH(fields, nfields) = reads.v[i].conds[k];
+		}
+		t.memo.fields = fields;
+		t.memo.nfields = nfields;
+	}
+	value_free(&val);
+	free(err);
+	v->teeth = TEETH_CANNOT;
+	v->factor = 0;
+	v->margin = INFINITY;
+	v->is_static = reads.n > 0;
+	for (size_t i = 0; i < reads.n; i++)
+		v->is_static &= is_static(reads.v[i].id);
+	for (size_t i = 0; i < t.nt; i++) {
+		struct target *tg = &t.t[i];
+		int down = 0;
+		double fac = 0;
+		if (tg->flag)
+			fac = flips(&t, tg, 2) ? 1 : 0;
+		else
+			fac = target_flip(&t, tg, &down);
+		if (fac > 0)
+			teeth_fold(v, tg, fac, down);
+	}
+	v->fragile = v->margin < JUDGE_FRAGILE;
+	for (size_t i = 0; i < t.nt; i++) {
+		free(t.t[i].cells);
+		free(t.t[i].orig);
+		free(t.t[i].what);
+	}
+	free(t.t);
+	eval_memo_free(&t.memo);
+	free(fields);
+	eval_reads_free(&reads);
+}
