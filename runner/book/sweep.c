@@ -214,9 +214,27 @@ static size_t sets_count(const struct sweep *s)
 	return n;
 }
 
+/* Drop the groups from first on, and the dimensions and positional
+ * names they added: a line refused leaves s as it was, so that the lines
+ * after it are read, and judged, on their own. */
+static void sweep_undo(struct sweep *s, size_t first, size_t ndims,
+                       size_t npos)
+{
+	for (size_t i = first; i < s->ngroups; i++) {
+		free(s->groups[i].flag);
+		free(s->groups[i].name);
+		for (size_t k = 0; k < s->groups[i].nvalues; k++)
+			free(s->groups[i].values[k]);
+		free(s->groups[i].values);
+	}
+	s->ngroups = first;
+	s->ndims = ndims;
+	s->npos = npos;
+}
+
 int sweep_add(struct sweep *s, const char *text, int line, char **why)
 {
-	size_t n = 0, first = s->ngroups;
+	size_t n = 0, first = s->ngroups, ndims = s->ndims, npos = s->npos;
 	if (quotes_closed(text, why) != 0)
 		return -1;
 	char **w = argv_split(text, &n);
@@ -289,6 +307,8 @@ int sweep_add(struct sweep *s, const char *text, int line, char **why)
 	rc = 0;
 out:
 	argv_free(w);
+	if (rc)
+		sweep_undo(s, first, ndims, npos);
 	return rc;
 }
 

@@ -37,7 +37,9 @@ struct sweep;
 struct sweep *sweep_new(void);
 void sweep_free(struct sweep *s);
 
-/* Add the groups of one sweep: line (text, at line). 0, or -1 with *why. */
+/* Add the groups of one sweep: line (text, at line). 0, or -1 with *why
+ * and s as it was (a caller may go on to the next line, to report it
+ * too). A quote left open is refused. */
 int sweep_add(struct sweep *s, const char *text, int line, char **why);
 
 /* How many sets (1 for an empty sweep) and groups. */

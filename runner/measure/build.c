@@ -237,6 +237,8 @@ static int exper_data(struct exper *e)
 static int exper_capture(struct exper *e)
 {
 	const struct directive *d = e->dir;
+	int bad = 0;
+	/* Every bad line is reported, not only the first. */
 	for (size_t i = 0; i < d->nopts; i++) {
 		const struct dir_opt *o = &d->opts[i];
 		int cap = !strcmp(o->key, "capture");
@@ -256,11 +258,15 @@ static int exper_capture(struct exper *e)
 		if (rc != 0) {
 			diag_at(e->ch->path, o->line, "experiment '%s': %s: %s", e->id,
 			        o->key, why);
-			exper_fail(e, xasprintf("%s: (line %d) %s", o->key, o->line, why));
+			if (!bad)
+				exper_fail(e, xasprintf("%s: (line %d) %s", o->key, o->line,
+				                        why));
 			free(why);
-			return -1;
+			bad = 1;
 		}
 	}
+	if (bad)
+		return -1;
 	for (size_t g = 0; g < sweep_groups(e->sweep); g++) {
 		const char *name = sweep_name(e->sweep, g);
 		int line = capture_field_line(e->capture, name);

@@ -1,5 +1,6 @@
 # sweep: lines parse strictly, and sources are compared once canonical: a
-# quote left open is an error at its line, not a word that runs; a sweep
+# quote left open is an error at its line, not a word that runs; every bad
+# line is reported, not only the first; a sweep
 # of more sets than allowed says how many it has and the true limit; one
 # file listed twice by two spellings is compiled once, with a warning
 # naming both, instead of reaching the linker twice.
@@ -47,6 +48,15 @@ source: kernels/m/m.c
 sweep: --q 'unclosed
 ```
 
+```{experiment} many
+source: kernels/m/m.c
+sweep: --w
+sweep: -x=1,,2
+sweep: -y 1,2 with
+sweep: -z=1,2 with -v=1,2,3
+sweep: -u=4,5
+```
+
 ```{experiment} huge
 source: kernels/m/m.c
 sweep: -a=0,1,2,3,4,5,6,7,8,9 -b=0,1,2,3,4,5,6,7,8,9 -c=0,1,2,3,4,5,6,7,8,9
@@ -57,7 +67,15 @@ build
 expect_rc 1
 expect_err "chapters/02-bad.md:$(line "'unclosed"): error: experiment 'unclosed': sweep: the quote ' at column 5 is not closed"
 expect_err "chapters/02-bad.md:$(line '^sweep: -d='): error: experiment 'huge': sweep: 1000000 sets; a sweep runs at most 10000"
+# Each bad line of one experiment is reported, not only the first; the
+# good line after them is not.
+expect_err "chapters/02-bad.md:$(line '^sweep: --w'): error: experiment 'many': sweep: --w has no values"
+expect_err "chapters/02-bad.md:$(line '^sweep: -x='): error: experiment 'many': sweep: '1,,2' has an empty value"
+expect_err "chapters/02-bad.md:$(line '^sweep: -y'): error: experiment 'many': sweep: 'with' ends the line"
+expect_err "chapters/02-bad.md:$(line '^sweep: -z'): error: experiment 'many': sweep: -z has 2 values and -v 3"
+expect_no_err "chapters/02-bad.md:$(line '^sweep: -u'):"
 expect_no_file res/unclosed.jsonl
+expect_no_file res/many.jsonl
 expect_no_file res/huge.jsonl
 # The rest of the book is built, and its results kept.
 expect_html a.html "1 and 4."
