@@ -13,9 +13,12 @@
  * argument set, its argv[0] the experiment's id; each set's records, those
  * written and those its capture: patterns find in its output
  * (bundle/capture.h), carry the set's fields. A pattern that matched
- * nothing in a run, or a set that failed, fails the run, reported at the
- * option's line; a swept value missing from its set's output while others
- * appear in theirs is warned about.
+ * nothing in a run, or that could not be matched (a PCRE2 limit), or a set
+ * that failed, fails the run, reported at the option's line; a pattern
+ * that matched in some sets but not in others, and a swept value missing
+ * from its set's output while others appear in theirs, are warned about.
+ * capture: reads the whole of each process's output, up to
+ * CAPTURE_OUTPUT_CAP (more fails the run), whatever of it is kept.
  *
  * What a run leaves is made safe when it is recorded: the output and every
  * string of the records have NUL, control characters and invalid UTF-8
