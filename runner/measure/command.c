@@ -7,6 +7,7 @@
 
 #include "base/buf.h"
 #include "base/exec.h"
+#include "base/path.h"
 #include "base/util.h"
 #include "book/sweep.h"
 
@@ -38,6 +39,57 @@ int command_source_first(const struct exper *e, size_t i)
 	return 1;
 }
 
+int command_is_python(const struct exper *e)
+{
+	return !e->cuda && e->source && !strcmp(path_ext(e->source), ".py");
+}
+
+const char *command_python(void)
+{
+	const char *py = getenv("PYTHON");
+	return py && *py ? py : "python3";
+}
+
+/*
+ * A Python program's compile: python3 -c PY_BUILD DEP BIN PATH SOURCES...
+ * Each source, and each project module it imports, is parsed (a syntax
+ * error fails the compile, with its message in the log); the modules it
+ * imports from its own folder or
+ * PATH's (kernels, then the include: folders: -Ikernels's match), found
+ * by modulefinder on those folders only (never the
+ * interpreter's packages, which it would walk for minutes), are written
+ * with the sources as a make-style dependency file; and BIN, unless it
+ * is "", becomes a launcher that runs the first source under the
+ * interpreter that parsed it, with PATH on PYTHONPATH and -B (no
+ * __pycache__ in the project).
+ */
+static const char py_build[] =
+    "import modulefinder, os, shlex, sys\n"
+    "dep, out, path, srcs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]\n"
+    "root = os.getcwd()\n"
+    "path = [os.path.abspath(p) for p in path.split(os.pathsep)]\n"
+    "files = list(srcs)\n"
+    "for s in srcs:\n"
+    "    compile(open(s, 'rb').read(), s, 'exec')\n"
+    "    f = modulefinder.ModuleFinder([os.path.dirname(os.path.abspath(s))] + path)\n"
+    "    f.run_script(s)\n"
+    "    for m in f.modules.values():\n"
+    "        p = m.__file__ and os.path.abspath(m.__file__)\n"
+    "        if p and p.startswith(root + os.sep):\n"
+    "            files.append(os.path.relpath(p, root))\n"
+    "    for name in f.badmodules:\n"
+    "        for d in f.path:\n"
+    "            p = os.path.join(d, *name.split('.')) + '.py'\n"
+    "            if os.path.isfile(p) and p.startswith(root + os.sep):\n"
+    "                compile(open(p, 'rb').read(), os.path.relpath(p, root), 'exec')\n"
+    "q = lambda p: p.replace('$', '$$').replace('#', '\\\\#').replace(' ', '\\\\ ')\n"
+    "with open(dep, 'w') as d:\n"
+    "    d.write((out or 'py') + ' : ' + ' '.join(q(p) for p in dict.fromkeys(files)) + '\\n')\n"
+    "if out:\n"
+    "    with open(out, 'w') as o:\n"
+    "        o.write('#!/bin/sh\\nPYTHONPATH=%s${PYTHONPATH:+:$PYTHONPATH} exec %s -B %s \"$@\"\\n' % (shlex.quote(sys.argv[3]), shlex.quote(sys.executable), shlex.quote(srcs[0])))\n"
+    "    os.chmod(out, 0o755)\n";
+
 /* The compile of every source (only < 0), or the dependency pass of
  * source only into command_deps_of's file. */
 static char **compile_argv(const struct exper *e, const struct toolchain *tc,
@@ -45,6 +97,32 @@ static char **compile_argv(const struct exper *e, const struct toolchain *tc,
 {
 	char **argv = NULL;
 	size_t n = 0;
+	if (command_is_python(e)) {
+		const char *w[] = {command_python(), "-c", py_build};
+		struct buf path = BUF_INIT;
+		buf_puts(&path, "kernels");
+		for (size_t i = 0; e->includes && e->includes[i]; i++)
+			buf_printf(&path, ":%s", e->includes[i]);
+		for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+			push(&argv, &n, w[i]);
+		if (only >= 0) {
+			*ARRAY_PUSH(argv, n) = xasprintf(BUILD_DIR "/%s.d%ld", e->id, only);
+			push(&argv, &n, "");
+			*ARRAY_PUSH(argv, n) = buf_detach(&path);
+			push(&argv, &n, e->sources[only]);
+		} else {
+			*ARRAY_PUSH(argv, n) = command_deps(e);
+			*ARRAY_PUSH(argv, n) = command_bin(e);
+			*ARRAY_PUSH(argv, n) = buf_detach(&path);
+			for (size_t i = 0; e->sources && e->sources[i]; i++)
+				if (command_source_first(e, i))
+					push(&argv, &n, e->sources[i]);
+			if (!e->sources)
+				push(&argv, &n, e->source);
+		}
+		*ARRAY_PUSH(argv, n) = NULL;
+		return argv;
+	}
 	if (e->cuda) {
 		const char *nvcc = tc && tc->nvcc ? tc->nvcc : "nvcc";
 		char *arch = xasprintf("-arch=%s", tc && tc->arch ? tc->arch : "sm_90");

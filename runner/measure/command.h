@@ -32,6 +32,12 @@ char *command_log(const struct exper *e);
  * ("nvcc", $CC or "cc"). Each source once: a file listed twice (by two
  * spellings that are one canonical path) is compiled once. */
 char **command_compile(const struct exper *e, const struct toolchain *tc);
+/* Is e a Python program (its source a .py)? Its "compile" parses it,
+ * lists the project's modules it imports as its dependency file, and
+ * makes build/exp/<id> a launcher that runs it under python3 ($PYTHON
+ * where set; command_python names it). */
+int command_is_python(const struct exper *e);
+const char *command_python(void);
 /* Is e->sources[i] the first of e's sources with its path (the one that
  * is compiled)? */
 int command_source_first(const struct exper *e, size_t i);

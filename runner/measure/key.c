@@ -283,6 +283,19 @@ static void key_add_part(struct hasher *h, cJSON *parts, const char *name,
 	cJSON_AddStringToObject(parts, name, s ? s : "");
 }
 
+/* The interpreter's version ("Python 3.11.2"), asked once. */
+static const char *key_python_version(void)
+{
+	static char *version;
+	if (!version) {
+		char *argv[] = {(char *)command_python(), "--version", NULL};
+		char *out = exec_capture(argv, 30);
+		version = out ? str_first_line(out) : xstrdup("unknown");
+		free(out);
+	}
+	return version;
+}
+
 void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
                  size_t ninputs)
 {
@@ -345,7 +358,9 @@ void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
 	hasher_add_str(h, runs);
 	cJSON_AddNumberToObject(parts, "runs", e->runs);
 	key_add_part(h, parts, "compiler",
-	             e->cuda ? tc->nvcc_version : tc->cc_version);
+	             e->cuda ? tc->nvcc_version
+	             : command_is_python(e) ? key_python_version()
+	                                    : tc->cc_version);
 	key_add_part(h, parts, "gpu", e->cuda ? tc->gpu_id : NULL);
 	/* Only then, so that the keys of the others stay as they were. */
 	if (e->all_gpus)

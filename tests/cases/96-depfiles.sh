@@ -122,3 +122,61 @@ expect_rc 0
 expect_no_err "main.o"
 expect_no_err "error"
 [ -x build/exp/cuda ] || fail "the two-source CUDA experiment was not built: $OUT"
+
+# A Python program: python3 runs it (no compiler), capture: reads what it
+# prints, the project's modules it imports (beside it, and in kernels/ as
+# -Ikernels finds C headers) are its inputs with the interpreter's
+# version, and a syntax error is a compile error at its directive.
+rm chapters/02-cuda.md
+mkdir -p kernels/py
+cat > kernels/py/py.py <<'P'
+import sys
+import helper
+from shared import scale
+n = int(sys.argv[1].split("=")[1])
+print(f"n {n} sum {helper.total(n) * scale}")
+P
+echo 'def total(n): return sum(range(n))' > kernels/py/helper.py
+echo 'scale = 2' > kernels/shared.py
+chapter 03-py.md <<'MD'
+# Python
+
+```{experiment} py
+source: kernels/py/py.py
+sweep: -n=4,8
+capture: n \d+ sum (?<sum>\d+)
+```
+
+```{chart} py-sums
+data: py
+x: n
+y: sum
+```
+
+Sum {{ py.sum[n=8] }}.
+MD
+build --progress
+expect_rc 0
+expect_err "(1 ran, 0 failed)"
+expect_html py.html "Sum 56."
+expect_file site/fig/py-sums.svg
+inputs_of py > py.in
+for f in kernels/py/py.py kernels/py/helper.py kernels/shared.py; do
+	grep -qxF -- "$f" py.in || fail "py's inputs lack '$f': $(cat py.in)"
+done
+grep -q '"compiler":[[:space:]]*"Python 3' res/py.meta.json || fail "py's key does not name the interpreter"
+[ -d kernels/py/__pycache__ ] && fail "running it left __pycache__ in the project"
+py1=$(build_of py)
+build --progress
+expect_err "(0 ran, 0 failed)"
+echo 'scale = 3' > kernels/shared.py
+build --progress
+expect_err "(1 ran, 0 failed)"
+[ "$(build_of py)" != "$py1" ] || fail "py did not run after a module it imports changed"
+expect_html py.html "Sum 84."
+echo 'def total(n) return 0' > kernels/py/helper.py
+build
+expect_rc 1
+expect_err "chapters/03-py.md:3: error: experiment 'py': kernels/py/py.py failed to compile"
+expect_err "SyntaxError"
+expect_html py.html "Sum 84."
