@@ -99,6 +99,7 @@ void chapter_free(struct chapter *ch)
 		for (size_t k = 0; k < d->nopts; k++) {
 			free(d->opts[k].key);
 			free(d->opts[k].value);
+			expr_free(d->opts[k].tree);
 		}
 		free(d->opts);
 		free(d->id);

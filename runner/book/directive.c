@@ -1,6 +1,7 @@
 /* directive.c - the options of a directive block, checked against what
  * each kind takes. */
 #include "book/directive.h"
+#include "book/expr.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -173,6 +174,29 @@ static int opt_named(const struct opt_spec *specs, const char *t,
 	return known;
 }
 
+/* Parse o's expression, when it has one (a chart's or a table's where:,
+ * the expression of a chart's limit: before its '|'), into o->tree, at
+ * load; or report why it cannot be. */
+static void opt_tree(const char *path, struct directive *d, struct dir_opt *o)
+{
+	int where = !strcmp(o->key, "where");
+	if (!(where && (d->kind == DIR_CHART || d->kind == DIR_TABLE)) &&
+	    !(d->kind == DIR_CHART && !strcmp(o->key, "limit")))
+		return;
+	char *text = xstrdup(o->value), *err = NULL, *bar = strchr(text, '|');
+	if (bar && !where)
+		*bar = '\0';
+	int rc = where ? conds_parse(text, &o->tree, &err, NULL)
+	               : expr_parse(text, &o->tree, &err, NULL);
+	if (rc != 0 && d->kind == DIR_CHART)
+		dir_fail(path, d, o->line, "chart '%s': %s: %s", d->id ? d->id : "",
+		         o->key, err);
+	else if (rc != 0)
+		dir_fail(path, d, o->line, "table: %s: %s", o->key, err);
+	free(err);
+	free(text);
+}
+
 void directive_parse(const char *path, struct directive *d,
                             const char *info, const char *body)
 {
@@ -262,6 +286,7 @@ void directive_parse(const char *path, struct directive *d,
 		o->key = xstrdup(key);
 		o->value = xstrdup(value);
 		o->line = line;
+		o->tree = NULL;
 		check_value(path, d, spec, o);
 		free(text);
 	}
@@ -269,5 +294,7 @@ void directive_parse(const char *path, struct directive *d,
 		if (s->required && !dir_opt(d, s->key))
 			dir_fail(path, d, d->line, "{%s} is missing its '%s' option",
 			         kinds[d->kind].name, s->key);
+	for (size_t i = 0; i < d->nopts; i++)
+		opt_tree(path, d, &d->opts[i]);
 }
 

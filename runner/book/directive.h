@@ -23,10 +23,14 @@
 
 enum dir_kind { DIR_EXPERIMENT, DIR_CHART, DIR_TABLE, DIR_SASS };
 
+struct expr;
+
 struct dir_opt {
 	char *key;
 	char *value;
 	int line;
+	struct expr *tree; /* a where: or limit: expression parsed (expr.h),
+	                      else NULL */
 };
 
 struct directive {

@@ -149,9 +149,18 @@ static void judge_value(const struct chapter *ch, const struct inline_expr *e,
 	}
 	v->partial = f.partial;
 	v->partial_id = f.partial_id;
+	/* Another machine is judged only on results of the current sources. */
+	const char *gone = base ? NULL : judge_missing(e->tree, b);
+	if (gone && rc == 0) {
+		value_free(&v->v);
+		v->kind = VERDICT_MISSING;
+		v->why = xasprintf("%s is not measured on this machine", gone);
+		free(err);
+		return;
+	}
 	if (rc != 0) {
 		value_free(&v->v);
-		const char *id = base ? NULL : judge_missing(e->tree, b);
+		const char *id = gone;
 		v->kind = f.outdated ? VERDICT_OUTDATED
 		          : id       ? VERDICT_MISSING
 		                     : VERDICT_ERROR;
@@ -184,6 +193,78 @@ static void judge_value(const struct chapter *ch, const struct inline_expr *e,
 	judge_claim(e, b, repeat, store, jb, v);
 }
 
+/* Option o (with a tree) of directive d of chapter ch on b into *jo;
+ * a problem is reported when base and d's data is measured on b. */
+static void judge_opt(const struct chapter *ch, const struct directive *d,
+                      const struct dir_opt *o, struct bundle *b, int base,
+                      struct judged_book *jb, struct judged_opt *jo)
+{
+	struct eval_facts f = {0};
+	struct value v = {0};
+	char *err = NULL;
+	jb->evaluated++;
+	if (!strcmp(o->key, "where")) {
+		jo->ok = conds_eval(o->tree, b, &jo->where, &err) == 0;
+	} else {
+		int rc = expr_eval_tree(o->tree, b, &v, &err, &f);
+		if (rc != 0 && f.need_cc)
+			jo->need_cc = f.need_cc;
+		else if (rc == 0 && (rc = value_scalar(&v, &err)) == 0 &&
+		         v.type != VAL_NUM) {
+			rc = -1;
+			err = xstrdup("not a number");
+		}
+		jo->ok = rc == 0;
+		jo->num = v.num;
+		jo->outdated = f.outdated;
+		value_free(&v);
+	}
+	if (jo->ok)
+		return;
+	jo->why = err ? err : xstrdup("no value");
+	const char *data = dir_opt(d, "data");
+	struct exp_result *r = data ? bundle_get(b, data) : NULL;
+	if (!base || jo->need_cc || !r || !r->nrows || bundle_outdated(b, data))
+		return;
+	if (d->kind == DIR_CHART)
+		diag_at(ch->path, o->line, "chart '%s': %s: %s", d->id, o->key,
+		        jo->why);
+	else
+		diag_at(ch->path, o->line, "table: %s: %s", o->key, jo->why);
+}
+
+/* The options of ch's directives on each bundle into jc. */
+static void judge_dirs(const struct chapter *ch, struct bundle *const *bs,
+                       size_t nb, struct judged_book *jb,
+                       struct judged_chapter *jc)
+{
+	jc->dir_first = xcalloc(ch->ndirs + 1, sizeof *jc->dir_first);
+	for (size_t di = 0; di < ch->ndirs; di++) {
+		jc->dir_first[di] = jc->nopts;
+		jc->nopts += ch->dirs[di].nopts;
+	}
+	jc->opts = xcalloc(nb * jc->nopts + 1, sizeof *jc->opts);
+	for (size_t m = 0; m < nb; m++)
+		for (size_t di = 0; di < ch->ndirs; di++) {
+			const struct directive *d = &ch->dirs[di];
+			if (d->error)
+				continue;
+			for (size_t i = 0; i < d->nopts; i++)
+				jb->parsed += m == 0 && d->opts[i].tree;
+			for (size_t i = 0; i < d->nopts; i++)
+				if (d->opts[i].tree)
+					judge_opt(ch, d, &d->opts[i], bs[m], m == 0, jb,
+					          &jc->opts[m * jc->nopts + jc->dir_first[di] + i]);
+		}
+}
+
+const struct judged_opt *judge_opts(const struct judged_book *jb, size_t c,
+                                    size_t di, size_t m)
+{
+	const struct judged_chapter *jc = &jb->chs[c];
+	return &jc->opts[m * jc->nopts + jc->dir_first[di]];
+}
+
 void judge_book(const struct book *bk, struct bundle *const *bs,
                 struct bundle *const *repeats, size_t nb, struct store *store,
                 struct judged_book *jb)
@@ -192,6 +273,8 @@ void judge_book(const struct book *bk, struct bundle *const *bs,
 	jb->nchs = bk->nchs;
 	jb->nbundles = nb;
 	jb->chs = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *jb->chs);
+	if (nb > 1)
+		judge_facts(jb, bs, nb);
 	for (size_t c = 0; c < bk->nchs; c++) {
 		const struct chapter *ch = bk->chs[c];
 		struct judged_chapter *jc = &jb->chs[c];
@@ -199,6 +282,7 @@ void judge_book(const struct book *bk, struct bundle *const *bs,
 		jc->v = xcalloc(nb * ch->nvalues + 1, sizeof *jc->v);
 		for (size_t i = 0; i < ch->nvalues; i++)
 			jb->parsed += ch->values[i].tree != NULL;
+		judge_dirs(ch, bs, nb, jb, jc);
 		for (size_t m = 0; m < nb; m++)
 			for (size_t i = 0; i < ch->nvalues; i++)
 				judge_value(ch, &ch->values[i], bs[m],
@@ -225,8 +309,17 @@ void judge_free(struct judged_book *jb)
 			free(jc->v[k].flip);
 		}
 		free(jc->v);
+		for (size_t k = 0; k < jb->nbundles * jc->nopts; k++) {
+			filter_free(&jc->opts[k].where);
+			free(jc->opts[k].why);
+		}
+		free(jc->opts);
+		free(jc->dir_first);
 	}
 	free(jb->chs);
+	for (size_t k = 0; k < jb->nbundles * jb->nfacts; k++)
+		free(jb->facts[k]);
+	free(jb->facts);
 	memset(jb, 0, sizeof *jb);
 }
 

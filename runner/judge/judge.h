@@ -82,9 +82,28 @@ struct verdict {
 	int is_static;  /* reads only compiler output */
 };
 
+/* A directive's option that is an expression (a where:, a limit:) on
+ * one bundle. */
+struct judged_opt {
+	int ok;              /* evaluated: where, or num */
+	struct filter where; /* where: the conditions, their values computed */
+	double num;          /* limit: the value */
+	int need_cc;         /* not ok: it reads what this card lacks (90 for
+	                        9.0; -1: no card has it): not drawn */
+	int outdated;        /* it read results of another version of an
+	                        experiment's source */
+	char *why;           /* not ok: why (reported on the base, where its
+	                        directive's data is measured) */
+};
+
 struct judged_chapter {
 	struct verdict *v; /* nbundles x nvalues: v[b * nvalues + i] */
 	size_t nvalues;
+	struct judged_opt *opts; /* nbundles x nopts: every option of every
+	                            directive, in order; those that are no
+	                            expression stay zero */
+	size_t *dir_first;       /* each directive's first option there */
+	size_t nopts;
 };
 
 struct judged_book {
@@ -94,6 +113,10 @@ struct judged_book {
 	/* For --stats: expressions parsed (at load), evaluated once per
 	 * bundle, and evaluated again with their data perturbed. */
 	size_t parsed, evaluated, perturbed;
+	/* The Machines page's facts on each bundle, as text, or NULL where
+	 * a bundle has none: facts[m * nfacts + i] (facts.c). */
+	char **facts;
+	size_t nfacts;
 };
 
 /*
@@ -112,6 +135,11 @@ void judge_book(const struct book *bk, struct bundle *const *bs,
                 struct judged_book *jb);
 void judge_free(struct judged_book *jb);
 
+/* The options of directive di of chapter c on bundle m, one per option
+ * of the directive (d->opts[i] is [i]). */
+const struct judged_opt *judge_opts(const struct judged_book *jb, size_t c,
+                                    size_t di, size_t m);
+
 /* The verdict on value i of chapter c on bundle m. */
 const struct verdict *judge_get(const struct judged_book *jb, size_t c,
                                 size_t i, size_t m);
@@ -124,6 +152,11 @@ const struct verdict *judge_get(const struct judged_book *jb, size_t c,
  */
 int judge_report(const struct judged_book *jb, const struct book *bk,
                  struct bundle *const *bs, int strict);
+
+/* facts.c: the Machines page's facts on each of bs[0..nb) into jb, and
+ * the label of fact i. */
+void judge_facts(struct judged_book *jb, struct bundle *const *bs, size_t nb);
+const char *judge_fact_label(size_t i);
 
 /* teeth.c: judge claim x, which gives holds (1 or 0) on b, with repeat
  * (or NULL) for noise, into *v; counts its evaluations in *evals. */

@@ -71,6 +71,12 @@ static int field_counts(const struct exp_result *r, const char *field)
 	return 1;
 }
 
+/* Does row hold a median time, and so a noise (compare.h)? */
+static int record_timed(const cJSON *row)
+{
+	return cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, RECORD_MEDIAN));
+}
+
 /* The index of row among r's records. */
 static size_t row_index(const struct exp_result *r, const cJSON *row)
 {
@@ -159,7 +165,8 @@ static void targets_make(struct teeth *t, const struct eval_reads *reads)
 {
 	for (size_t i = 0; i < reads->nmeasured; i++) {
 		cJSON *cell = (cJSON *)reads->measured[i];
-		target_add(target_get(t, xasprintf("machine.%s", cell->string), 0),
+		target_add(target_get(t, xasprintf("machine.%s", cell->string),
+		                      COMPARE_MIN_NOISE),
 		           cell);
 	}
 	for (size_t r = 0; r < reads->n; r++) {
@@ -173,9 +180,12 @@ static void targets_make(struct teeth *t, const struct eval_reads *reads)
 			if (!cJSON_IsNumber(cell))
 				continue;
 			size_t k = row_index(er, rd->rows[i]);
-			double noise = exact ? NAN
-			                     : compare_point_noise(t->b, t->repeat,
-			                                           rd->id, k);
+			/* Only a timed record has noise; the rest are exact. */
+			double noise = exact || !record_timed(rd->rows[i])
+			                   ? NAN
+			                   : fmax(compare_point_noise(t->b, t->repeat,
+			                                              rd->id, k),
+			                          COMPARE_MIN_NOISE);
 			target_add(target_get(t, xasprintf("every %s.%s", rd->id,
 			                                   rd->field), noise),
 			           cell);
@@ -271,13 +281,13 @@ static void teeth_fold(struct verdict *v, const struct target *tg, double fac,
 	if (!v->factor || fac < v->factor) {
 		v->factor = fac;
 		free(v->flip);
-		v->flip = xasprintf("%s x%.3g", tg->what, down ? 1 / fac : fac);
+		v->flip = xasprintf("%s x%.4g", tg->what, down ? 1 / fac : fac);
 		v->teeth = fac < JUDGE_LOOSE ? TEETH_BITES : TEETH_LOOSE;
 	}
 	if (isnan(tg->noise))
 		return;
 	double change = down ? 1 - 1 / fac : fac - 1;
-	double margin = change / fmax(tg->noise, COMPARE_MIN_NOISE);
+	double margin = change / tg->noise;
 	if (margin < v->margin)
 		v->margin = margin;
 }

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/expr.h"
 #include "book/format.h"
 #include "base/util.h"
 #include "bundle/ccfacts.h"

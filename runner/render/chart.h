@@ -116,8 +116,11 @@ struct label {
 	int line, used;
 };
 
+struct judged_opt; /* judge.h */
+
 struct chart {
 	const struct directive *d;
+	const struct judged_opt *jo;   /* d's options judged on its bundle */
 	const struct plot_overlay *ov; /* what an overlay adds, or NULL */
 	size_t nmarked;                /* points with mark set */
 	const char *path, *xf, *yf, *sf;

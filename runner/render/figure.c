@@ -7,7 +7,7 @@
 
 #include "render/box.h"
 #include "render/chart_svg.h"
-#include "book/expr.h"
+#include "judge/judge.h"
 #include "render/machines.h"
 #include "render/plot.h"
 #include "base/util.h"
@@ -45,14 +45,15 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 	if (data_needs(c, dir_opt(d, "data"), "chart", out))
 		return;
 	int outdated = data_outdated(c, dir_opt(d, "data"));
-	/* A limit may read a fact the machine experiment measures. */
+	size_t di = (size_t)(d - c->ch->dirs);
+	const struct judged_opt *jo = judge_opts(c->s->o->machines->jb, c->index,
+	                                         di, 0);
+	/* A limit may read results of another version of a source. */
 	for (size_t i = 0; i < d->nopts; i++)
-		if (!strcmp(d->opts[i].key, "limit") &&
-		    strstr(d->opts[i].value, "machine."))
-			outdated |= data_outdated(c, "machine");
+		outdated |= jo[i].outdated;
 	diag_quiet(outdated);
-	int rc = machines_chart(d, c->ch->path, c->s->o->machines, c->s->b,
-	                        c->s->o->dir, &p);
+	int rc = machines_chart(d, c->index, di, c->ch->path, c->s->o->machines,
+	                        c->s->b, c->s->o->dir, &p);
 	diag_quiet(0);
 	c->figures++;
 	buf_printf(out, "<figure class=\"chart\" id=\"fig-%s\">\n", d->id);

@@ -94,8 +94,9 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
                         struct buf *out);
 
 /*
- * Draw chart d as plot_render does, from the base alone unless ms holds
- * several machines and d asks for them ("machines: all", or names): then
+ * Draw chart d, directive di of chapter c, as plot_render does, with its
+ * options as judged on each machine (ms->jb), from the base alone unless
+ * ms holds several machines and d asks for them ("machines: all", or names): then
  * the records of each named machine are drawn together, each series
  * labelled by its own value and the machine's name, each point with the
  * spread of its runs, and the points of other machines that
@@ -104,8 +105,9 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
  * the ringed points, and out->alt counts them. Returns what plot_render
  * returns.
  */
-int machines_chart(const struct directive *d, const char *path,
-                   struct machine_set *ms, struct bundle *base,
-                   const char *site_dir, struct plot *out);
+int machines_chart(const struct directive *d, size_t c, size_t di,
+                   const char *path, struct machine_set *ms,
+                   struct bundle *base, const char *site_dir,
+                   struct plot *out);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/expr.h"
+#include "judge/judge.h"
 #include "render/machines.h"
 #include "base/util.h"
 
@@ -41,56 +41,61 @@ static size_t chart_machines(const char *spec, const struct machine_set *ms,
 }
 
 /*
- * A limit: line ("EXPR | label") of an overlaid chart, as one line per
- * distinct value on the machines drawn (idx, n of them), each labelled
- * with the machines it belongs to when they differ; appended to dd's
- * options, their text kept in owned. A machine where EXPR has no value
- * gets no line; where none has one, the line is kept as written, for
- * plot_render to report.
+ * A limit: line ("EXPR | label", option i of d) of an overlaid chart, as
+ * one line per distinct value it has on the machines drawn (idx, n of
+ * them; jo[k] their judged options), each labelled with the machines it
+ * belongs to when they differ: appended to dd's options, with their
+ * judged values to djo and their text kept in owned. A machine where it
+ * has no value gets no line; where none has one, the line is kept as the
+ * base judged it, for plot_render to show.
  */
-static void chart_limits(const struct dir_opt *o, struct machine_set *ms,
-                         const size_t *idx, size_t n, struct directive *dd,
+static void chart_limits(const struct directive *d, size_t i,
+                         const struct machine_set *ms, const size_t *idx,
+                         size_t n, const struct judged_opt *const *jo,
+                         struct directive *dd, struct judged_opt **djo,
                          char ***owned, size_t *nowned)
 {
-	char *expr = xstrdup(o->value);
-	char *bar = strchr(expr, '|');
+	const struct dir_opt *o = &d->opts[i];
+	char *copy = xstrdup(o->value), *bar = strchr(copy, '|');
 	if (bar)
 		*bar = '\0';
-	const char *label = str_trim(bar ? bar + 1 : expr);
+	const char *label = str_trim(bar ? bar + 1 : copy);
 	double *vals = xcalloc(n, sizeof *vals);
 	struct buf *names = xcalloc(n, sizeof *names);
-	size_t nv = 0;
+	size_t nv = 0, ndd = dd->nopts;
 	for (size_t k = 0; k < n; k++) {
-		struct value v;
-		char *err = NULL;
-		if (expr_eval(expr, ms->b[idx[k]], &v, &err) == 0 &&
-		    value_scalar(&v, &err) == 0 && v.type == VAL_NUM) {
-			size_t j = 0;
-			while (j < nv && fabs(vals[j] - v.num) > 1e-3 * fabs(vals[j]))
-				j++;
-			if (j == nv)
-				vals[nv++] = v.num;
-			buf_printf(&names[j], "%s%s", names[j].len ? ", " : "",
-			           ms->names[idx[k]]);
-		}
-		value_free(&v);
-		free(err);
+		if (!jo[k][i].ok)
+			continue;
+		double v = jo[k][i].num;
+		size_t j = 0;
+		while (j < nv && fabs(vals[j] - v) > 1e-3 * fabs(vals[j]))
+			j++;
+		if (j == nv)
+			vals[nv++] = v;
+		buf_printf(&names[j], "%s%s", names[j].len ? ", " : "",
+		           ms->names[idx[k]]);
 	}
-	if (!nv)
+	if (!nv) {
 		*ARRAY_PUSH(dd->opts, dd->nopts) = *o;
+		*djo = xrealloc(*djo, dd->nopts * sizeof **djo);
+		(*djo)[ndd] = jo[0][i];
+	}
 	for (size_t j = 0; j < nv; j++) {
 		char *text = nv > 1 ? xasprintf("%.10g | %s, %s", vals[j], label,
 		                                names[j].data)
 		                    : xasprintf("%.10g | %s", vals[j], label);
 		*ARRAY_PUSH(*owned, *nowned) = text;
 		*ARRAY_PUSH(dd->opts, dd->nopts) = (struct dir_opt){o->key, text,
-		                                                    o->line};
+		                                                    o->line, NULL};
+		*djo = xrealloc(*djo, dd->nopts * sizeof **djo);
+		(*djo)[dd->nopts - 1] = (struct judged_opt){1, {0}, vals[j], 0, 0,
+		                                            NULL};
 	}
 	for (size_t j = 0; j < n; j++)
 		buf_free(&names[j]);
 	free(names);
 	free(vals);
-	free(expr);
+	free(copy);
 }
 
 /* How many points beyond noise a chart's note lists; the Machines page
@@ -185,28 +190,31 @@ static void overlay_point(const struct directive *d, struct machine_set *ms,
  * machine.
  */
 static int overlay_records(const struct directive *d, struct machine_set *ms,
-                           const size_t *idx, size_t n, const char *field,
+                           const size_t *idx, size_t n,
+                           const struct judged_opt *const *jo,
+                           const char *field,
                            struct exp_result *r, struct overlay *ov,
                            struct buf *drawn, struct buf *missing)
 {
-	const char *sf = dir_opt(d, "series"), *wtext = dir_opt(d, "where");
+	const char *sf = dir_opt(d, "series");
+	static const struct filter everything = {0};
 	for (size_t k = 0; k < n; k++) {
 		struct bundle *b = ms->b[idx[k]];
 		const char *name = ms->names[idx[k]];
 		struct exp_result *src = bundle_get(b, r->id);
-		struct filter where = {0};
-		char *err = NULL;
+		const struct filter *where = &everything;
 		if (!src->nrows || !machines_measured(b, r->id)) {
 			buf_printf(missing, "%s%s", missing->len ? ", " : "", name);
 			continue;
 		}
-		if (wtext && filter_parse(wtext, b, &where, &err) != 0) {
-			free(err);
-			filter_free(&where);
-			return -1;
-		}
+		for (size_t i = 0; i < d->nopts; i++)
+			if (!strcmp(d->opts[i].key, "where")) {
+				if (!jo[k][i].ok)
+					return -1;
+				where = &jo[k][i].where;
+			}
 		for (size_t i = 0; i < src->nrows; i++) {
-			if (!filter_match(&where, src->rows[i]))
+			if (!filter_match(where, src->rows[i]))
 				continue;
 			overlay_point(d, ms, idx[k], r->id, i, src->rows[i], ov);
 			cJSON *row = cJSON_Duplicate(src->rows[i], 1);
@@ -223,7 +231,6 @@ static int overlay_records(const struct directive *d, struct machine_set *ms,
 			free(label);
 			*ARRAY_PUSH(r->rows, r->nrows) = row;
 		}
-		filter_free(&where);
 		buf_printf(drawn, "%s%s", drawn->len ? ", " : "", name);
 		const char *gpu = cJSON_GetStringValue(
 		    b->machine ? cJSON_GetObjectItem(b->machine, "gpu") : NULL);
@@ -274,19 +281,23 @@ static void overlay_words(const struct machine_set *ms, const size_t *idx,
 	}
 }
 
-int machines_chart(const struct directive *d, const char *path,
-                   struct machine_set *ms, struct bundle *base,
-                   const char *site_dir, struct plot *out)
+int machines_chart(const struct directive *d, size_t c, size_t di,
+                   const char *path, struct machine_set *ms,
+                   struct bundle *base, const char *site_dir,
+                   struct plot *out)
 {
 	const char *spec = dir_opt(d, "machines");
-	if (!ms || ms->n < 2 || !spec)
-		return plot_render(d, path, base, site_dir, out);
+	const struct judged_opt *jo0 = judge_opts(ms->jb, c, di, 0);
+	if (ms->n < 2 || !spec)
+		return plot_render(d, jo0, path, base, site_dir, out);
 
 	const char *sf = dir_opt(d, "series"), *data = dir_opt(d, "data");
 	const char *field = sf ? sf : "machine";
 	size_t *idx = xcalloc(ms->n, sizeof *idx);
 	struct buf unknown = BUF_INIT, missing = BUF_INIT, drawn = BUF_INIT;
 	struct directive dd = *d;
+	struct judged_opt *djo = NULL;
+	const struct judged_opt **jo = xcalloc(ms->n, sizeof *jo);
 	char **owned = NULL;
 	size_t nowned = 0;
 	struct bundle *all = NULL;
@@ -294,6 +305,8 @@ int machines_chart(const struct directive *d, const char *path,
 	char *mark_title = xasprintf("beyond noise against %s", ms->names[0]);
 	int rc;
 	size_t n = chart_machines(spec, ms, idx, &unknown);
+	for (size_t k = 0; k < n; k++)
+		jo[k] = judge_opts(ms->jb, c, di, idx[k]);
 	if (unknown.len)
 		warn_at(path, dir_opt_line(d, "machines"), "chart '%s': no bundle "
 		        "named %s among the machines compared", d->id, unknown.data);
@@ -307,11 +320,11 @@ int machines_chart(const struct directive *d, const char *path,
 	free(r->rows);
 	r->rows = NULL;
 	r->nrows = 0;
-	if (!n || overlay_records(d, ms, idx, n, field, r, &ov, &drawn,
+	if (!n || overlay_records(d, ms, idx, n, jo, field, r, &ov, &drawn,
 	                          &missing) != 0) {
 		/* The chart of the base alone, which says what is wrong, if
 		 * anything is. */
-		rc = plot_render(d, path, base, site_dir, out);
+		rc = plot_render(d, jo0, path, base, site_dir, out);
 		goto out;
 	}
 
@@ -322,15 +335,20 @@ int machines_chart(const struct directive *d, const char *path,
 	dd.nopts = 0;
 	for (size_t i = 0; i < d->nopts; i++) {
 		const struct dir_opt *o = &d->opts[i];
-		if (!strcmp(o->key, "limit"))
-			chart_limits(o, ms, idx, n, &dd, &owned, &nowned);
-		else if (strcmp(o->key, "where") && strcmp(o->key, "series"))
+		if (!strcmp(o->key, "limit")) {
+			chart_limits(d, i, ms, idx, n, jo, &dd, &djo, &owned, &nowned);
+		} else if (strcmp(o->key, "where") && strcmp(o->key, "series")) {
 			*ARRAY_PUSH(dd.opts, dd.nopts) = *o;
+			djo = xrealloc(djo, dd.nopts * sizeof *djo);
+			djo[dd.nopts - 1] = jo0[i];
+		}
 	}
 	*ARRAY_PUSH(dd.opts, dd.nopts) = (struct dir_opt){"series", (char *)field,
-	                                                  d->line};
+	                                                  d->line, NULL};
+	djo = xrealloc(djo, dd.nopts * sizeof *djo);
+	memset(&djo[dd.nopts - 1], 0, sizeof *djo);
 	struct plot_overlay po = {ov.pts, mark_title};
-	rc = plot_render_overlay(&dd, path, all, site_dir, &po, out);
+	rc = plot_render_overlay(&dd, djo, path, all, site_dir, &po, out);
 
 	struct buf note = BUF_INIT;
 	buf_printf(&note, "Machines overlaid: %s.", drawn.len ? drawn.data : "none");
@@ -345,6 +363,8 @@ int machines_chart(const struct directive *d, const char *path,
 out:
 	if (dd.opts != d->opts)
 		free(dd.opts);
+	free(djo);
+	free(jo);
 	for (size_t i = 0; i < nowned; i++)
 		free(owned[i]);
 	free(owned);

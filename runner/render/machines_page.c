@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book/expr.h"
 #include "book/format.h"
 #include "judge/judge.h"
 #include "render/machines.h"
@@ -39,76 +38,6 @@ static void head_row(struct buf *out, struct machine_set *ms, const char *first)
 	buf_puts(out, "</tr></thead><tbody>\n");
 }
 
-/* The facts shown per machine. The first rows are machine.json's; the
- * others are measured by the book's own experiments, and a row that no
- * machine can evaluate is left out. */
-static const struct fact {
-	const char *label;
-	const char *expr;
-	const char *fmt;  /* for a number */
-	const char *unit; /* after it */
-	int cut;          /* show at most this many characters of a text */
-} facts[] = {
-	{"GPU", "machine.gpu", NULL, NULL, 0},
-	{"GPUs that shared the runs", "machine.gpu_count", "%.0f", NULL, 0},
-	{"compute capability", "machine.cc", NULL, NULL, 0},
-	{"SMs", "machine.sm_count", "%.0f", NULL, 0},
-	{"SM clock", "machine.sm_clock_mhz", "%.0f", "MHz", 0},
-	{"memory clock", "machine.mem_clock_mhz", "%.0f", "MHz", 0},
-	{"memory", "machine.memory_bytes / 1073741824", "%.0f", "GiB", 0},
-	{"L2 cache", "machine.l2_bytes / 1048576", "%.0f", "MiB", 0},
-	{"FP32 peak (lanes × 2 × clock)", "machine.peak_fp32_gflops", "%.0f",
-	 "GFLOP/s", 0},
-	{"DRAM bandwidth (clock × 2 × bus)", "machine.bw_theoretical_gbps", "%.0f",
-	 "GB/s", 0},
-	{"FP32 peak reached on one SM",
-	 "100 * max(ilp.gflops[view=sm]) / machine.peak_fp32_gflops_sm", "%.1f",
-	 "%", 0},
-	{"FP32 reached on the chip", "max(ilp.gflops[view=chip])", "%.0f",
-	 "GFLOP/s", 0},
-	{"copy bandwidth", "machine.bw_copy_gbps", "%.0f", "GB/s", 0},
-	{"L2 bandwidth", "machine.bw_l2_gbps", "%.0f", "GB/s", 0},
-	{"copy, of the DRAM bandwidth",
-	 "100 * machine.bw_copy_gbps / machine.bw_theoretical_gbps", "%.0f", "%", 0},
-	{"best hand-written reduction", "max(reduce.gbps[variant!=cub])", "%.0f",
-	 "GB/s", 0},
-	{"CUB reduction", "max(reduce.gbps[variant=cub])", "%.0f", "GB/s", 0},
-	{"driver", "machine.driver", NULL, NULL, 0},
-	{"CUDA runtime", "machine.cuda_runtime", NULL, NULL, 0},
-	{"measured on", "machine.date", NULL, NULL, 0},
-	{"commit", "machine.commit", NULL, NULL, 12},
-	{"Slurm job", "machine.slurm_job_id", NULL, NULL, 0},
-	{"Slurm partition", "machine.slurm_partition", NULL, NULL, 0},
-	{"node", "machine.slurm_node", NULL, NULL, 0},
-};
-
-/* A fact of b as HTML into out; 0, or -1 when b has no such fact. */
-static int fact_html(const struct fact *f, struct bundle *b, struct buf *out)
-{
-	struct value v;
-	char *err = NULL;
-	struct buf t = BUF_INIT;
-	int rc = -1;
-	if (expr_eval(f->expr, b, &v, &err) == 0 && value_scalar(&v, &err) == 0 &&
-	    value_format(&v, v.type == VAL_NUM ? f->fmt : NULL, 1, &t, &err) == 0) {
-		if (f->cut && t.len > (size_t)f->cut) {
-			buf_put(out, t.data, (size_t)f->cut);
-			buf_puts(out, "…");
-		} else {
-			buf_puts(out, t.data);
-		}
-		if (f->unit && v.type == VAL_NUM)
-			buf_printf(out, "%s%s", strcmp(f->unit, "%") ? " " : "", f->unit);
-		rc = 0;
-	}
-	value_free(&v);
-	buf_free(&t);
-	free(err);
-	return rc;
-}
-
-/* The claims that hold on machine m, of *total, and those *missing,
- * and those *fragile there. */
 static int claims_holding(const struct book *bk, const struct machine_set *ms,
                           size_t m, int *total, int *missing, int *fragile)
 {
@@ -136,37 +65,39 @@ static void facts_table(const struct book *bk, struct machine_set *ms,
 	buf_puts(out, "<table class=\"records machines\">");
 	head_row(out, ms, "fact");
 	struct buf row = BUF_INIT;
-	for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+	for (size_t i = 0; i < ms->jb->nfacts; i++) {
 		int any = 0;
 		buf_reset(&row);
 		buf_puts(&row, "<tr><th scope=\"row\">");
-		buf_puts_html(&row, facts[i].label);
+		buf_puts_html(&row, judge_fact_label(i));
 		buf_puts(&row, "</th>");
 		for (size_t m = 0; m < ms->n; m++) {
+			const char *text = ms->jb->facts[m * ms->jb->nfacts + i];
 			buf_puts(&row, "<td>");
-			if (fact_html(&facts[i], ms->b[m], &row) == 0)
-				any = 1;
-			else
-				buf_puts(&row, "—");
+			buf_puts_html(&row, text ? text : "—");
+			any |= text != NULL;
 			buf_puts(&row, "</td>");
 		}
 		if (any)
 			buf_printf(out, "%s</tr>\n", row.data);
 	}
 	buf_free(&row);
+	int *fragile = xcalloc(ms->n, sizeof *fragile);
 	buf_puts(out, "<tr><th scope=\"row\">claims that hold</th>");
 	for (size_t m = 0; m < ms->n; m++) {
-		int total, missing, fragile;
-		int holds = claims_holding(bk, ms, m, &total, &missing, &fragile);
+		int total, missing;
+		int holds = claims_holding(bk, ms, m, &total, &missing, &fragile[m]);
 		buf_printf(out, "<td>%d of %d", holds, total);
 		if (missing)
 			buf_printf(out, " (%d not measured or not for this card)",
 			           missing);
-		if (fragile)
-			buf_printf(out, "; %d within 3 noise bands of flipping",
-			           fragile);
 		buf_puts(out, "</td>");
 	}
+	buf_puts(out, "</tr>\n<tr><th scope=\"row\">claims within 3 noise bands "
+	              "of flipping</th>");
+	for (size_t m = 0; m < ms->n; m++)
+		buf_printf(out, "<td>%d</td>", fragile[m]);
+	free(fragile);
 	buf_puts(out, "</tr>\n</tbody></table></div>\n");
 }
 

@@ -13,7 +13,7 @@
 
 #include "base/buf.h"
 #include "render/chart.h"
-#include "book/expr.h"
+#include "judge/judge.h"
 #include "render/chart_svg.h"
 #include "render/gnuplot.h"
 #include "render/plot_words.h"
@@ -140,8 +140,9 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 	const struct directive *d = c->d;
 	const char *data = dir_opt(d, "data");
 	struct exp_result *r = bundle_get(b, data);
-	struct filter where = {0};
-	char *err = NULL;
+	static const struct filter everything = {0};
+	const struct filter *where = &everything;
+	const char *wtext = dir_opt(d, "where");
 	int rc = -1;
 
 	if (!r->nrows) {
@@ -156,12 +157,18 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 			return chart_fail(out, c->path, dir_opt_line(d, names[i]),
 			                 "chart '%s': experiment '%s' has no field '%s' "
 			                 "(option %s)", d->id, data, fields[i], names[i]);
-	const char *wtext = dir_opt(d, "where");
-	if (wtext && filter_parse(wtext, b, &where, &err) != 0) {
-		chart_fail(out, c->path, dir_opt_line(d, "where"),
-		          "chart '%s': where: %s", d->id, err);
+	const struct judged_opt *jw = NULL;
+	for (size_t i = 0; i < d->nopts; i++)
+		if (!strcmp(d->opts[i].key, "where"))
+			jw = &c->jo[i];
+	if (jw && !jw->ok) {
+		/* Reported by the judge. */
+		out->error = xasprintf("%s:%d: chart '%s': where: %s", c->path,
+		                       dir_opt_line(d, "where"), d->id, jw->why);
 		goto out;
 	}
+	if (jw)
+		where = &jw->where;
 	for (size_t i = 0; i < r->nrows; i++)
 		c->bars |= cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r->rows[i],
 		                                                           c->xf));
@@ -171,7 +178,7 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 	for (size_t i = 0; i < r->nrows; i++) {
 		const cJSON *row = r->rows[i];
 		struct point p = {0};
-		if (!filter_match(&where, row) || !row_number(row, c->yf, &p.y) ||
+		if (!filter_match(where, row) || !row_number(row, c->yf, &p.y) ||
 		    !cJSON_GetObjectItem(row, c->xf))
 			continue;
 		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"))) {
@@ -245,54 +252,43 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 			      cmp_point);
 	rc = 0;
 out:
-	filter_free(&where);
-	free(err);
 	return rc;
 }
 
-/* Each limit: evaluated once, with its text; 0 or -1 (reported). */
-static int chart_limits(struct chart *c, struct bundle *b, struct plot *out)
+/* Each limit, as the judge valued it on this bundle, with its text; 0 or
+ * -1 (a problem the judge reported). */
+static int chart_limits(struct chart *c, struct plot *out)
 {
 	const struct directive *d = c->d;
 	for (size_t i = 0; i < d->nopts; i++) {
 		if (strcmp(d->opts[i].key, "limit"))
 			continue;
-		char *spec = xstrdup(d->opts[i].value), *e = NULL;
-		char *bar = strchr(spec, '|');
-		if (bar)
-			*bar = '\0';
-		struct value v;
-		struct eval_facts f;
-		int rc = expr_eval_at(spec, b, &v, &e, &f);
-		if (rc != 0 && f.need_cc) { /* a unit this card lacks: not drawn */
+		const struct judged_opt *jo = &c->jo[i];
+		char *spec = xstrdup(d->opts[i].value), *bar = strchr(spec, '|');
+		*(bar ? bar : spec + strlen(spec)) = '\0';
+		const char *label = str_trim(bar ? bar + 1 : spec);
+		if (!jo->ok && jo->need_cc) { /* a unit this card lacks: not drawn */
 			char *note = xasprintf("%s%s%s is not drawn: %s.", out->note ?
 			                       out->note : "", out->note ? " " : "",
-			                       bar ? str_trim(bar + 1) : str_trim(spec), e);
+			                       label, jo->why);
 			free(out->note);
 			out->note = note;
-			free(e);
 			free(spec);
 			continue;
 		}
-		if (rc == 0)
-			rc = value_scalar(&v, &e);
-		if (rc != 0 || v.type != VAL_NUM) {
-			chart_fail(out, c->path, d->opts[i].line, "chart '%s': limit: %s",
-			          d->id, e ? e : "not a number");
-			free(e);
+		if (!jo->ok) {
+			out->error = xasprintf("%s:%d: chart '%s': limit: %s", c->path,
+			                       d->opts[i].line, d->id, jo->why);
 			free(spec);
-			if (rc == 0)
-				value_free(&v);
 			return -1;
 		}
 		struct buf t = BUF_INIT;
-		buf_puts(&t, bar ? str_trim(bar + 1) : str_trim(spec));
+		buf_puts(&t, label);
 		buf_putc(&t, ' ');
-		chart_value_put(&t, v.num, c->yunit);
+		chart_value_put(&t, jo->num, c->yunit);
 		struct limit *l = ARRAY_PUSH(c->lim, c->nlim);
-		l->v = v.num;
+		l->v = jo->num;
 		l->text = buf_detach(&t);
-		value_free(&v);
 		free(spec);
 	}
 	return 0;
@@ -519,9 +515,10 @@ void plot_memo_clear(void)
 }
 
 /* plot_render's chart; deferred (plot_prepare): left for plot_draw to draw. */
-static int plot_make(const struct directive *d, const char *path,
-                     struct bundle *b, const char *site_dir, int deferred,
-                     const struct plot_overlay *ov, struct plot *out)
+static int plot_make(const struct directive *d, const struct judged_opt *jo,
+                     const char *path, struct bundle *b, const char *site_dir,
+                     int deferred, const struct plot_overlay *ov,
+                     struct plot *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!ov && plot_memo_take(d, b, site_dir, out))
@@ -530,6 +527,7 @@ static int plot_make(const struct directive *d, const char *path,
 	struct buf gp = BUF_INIT, csv = BUF_INIT;
 	int rc = -1;
 	c.d = d;
+	c.jo = jo;
 	c.ov = ov;
 	c.path = path;
 	c.xf = dir_opt(d, "x");
@@ -541,7 +539,7 @@ static int plot_make(const struct directive *d, const char *path,
 	c.yunit = dir_opt(d, "y-unit");
 	c.logx = dir_opt(d, "logx") ? atoi(dir_opt(d, "logx")) : 0;
 	c.logy = dir_opt(d, "logy") ? atoi(dir_opt(d, "logy")) : 0;
-	if (chart_select(&c, b, out) != 0 || chart_limits(&c, b, out) != 0 ||
+	if (chart_select(&c, b, out) != 0 || chart_limits(&c, out) != 0 ||
 	    chart_titles(&c, out) != 0)
 		goto out;
 	c.as_points = c.bars && c.logy;
@@ -567,26 +565,28 @@ out:
 	return rc;
 }
 
-int plot_render(const struct directive *d, const char *path, struct bundle *b,
-                const char *site_dir, struct plot *out)
+int plot_render(const struct directive *d, const struct judged_opt *jo,
+                const char *path, struct bundle *b, const char *site_dir,
+                struct plot *out)
 {
-	return plot_make(d, path, b, site_dir, 0, NULL, out);
+	return plot_make(d, jo, path, b, site_dir, 0, NULL, out);
 }
 
-int plot_render_overlay(const struct directive *d, const char *path,
-                        struct bundle *b, const char *site_dir,
-                        const struct plot_overlay *ov, struct plot *out)
+int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
+                        const char *path, struct bundle *b,
+                        const char *site_dir, const struct plot_overlay *ov,
+                        struct plot *out)
 {
-	return plot_make(d, path, b, site_dir, 0, ov, out);
+	return plot_make(d, jo, path, b, site_dir, 0, ov, out);
 }
 
-char *plot_prepare(const struct directive *d, const char *path,
-                   struct bundle *b, const char *site_dir)
+char *plot_prepare(const struct directive *d, const struct judged_opt *jo,
+                   const char *path, struct bundle *b, const char *site_dir)
 {
 	struct plot p;
 	char *name = NULL;
 	diag_quiet(1);
-	int rc = plot_make(d, path, b, site_dir, 1, NULL, &p);
+	int rc = plot_make(d, jo, path, b, site_dir, 1, NULL, &p);
 	diag_quiet(0);
 	if (rc == 0 && p.pending)
 		name = xasprintf("%s.gp", d->id);

@@ -8,7 +8,7 @@
  *
  * The points are selected once, and everything said about the chart comes
  * from that selection: the SVGs, the alt text and the caption's note on
- * series that coincide. Each limit expression is evaluated once.
+ * series that coincide. Its where: and limits are the judge's.
  *
  * Styles: series take colours from Okabe and Ito's colour-blind-safe
  * palette, with a marker each and dashes once the colours run out, so no
@@ -25,22 +25,28 @@
 
 #include "book/chapter.h"
 #include "bundle/results.h"
+
+struct judged_opt; /* judge.h */
 #include "render/chart.h"
 
 /*
- * Draw chart d of chapter path from bundle b into site_dir/fig, and
+ * Draw chart d of chapter path from bundle b, with jo its options as the
+ * judge valued them there (its where: and limits; one per option of d,
+ * judge.h), into site_dir/fig, and
  * describe it (out->alt, out->coincide; struct plot is in chart.h) from
- * the same points. Returns 0, or -1 with out->error set (and reported)
- * when the directive or its data is wrong. A missing gnuplot is not an
+ * the same points. Returns 0, or -1 with out->error set (and reported,
+ * here or by the judge) when the directive or its data is wrong. A missing gnuplot is not an
  * error: out->note says so. The caller frees out with plot_free.
  */
-int plot_render(const struct directive *d, const char *path, struct bundle *b,
-                const char *site_dir, struct plot *out);
+int plot_render(const struct directive *d, const struct judged_opt *jo,
+                const char *path, struct bundle *b, const char *site_dir,
+                struct plot *out);
 /* plot_render, with what an overlay of machines adds to each record of
  * b's data (ov, borrowed; chart.h). */
-int plot_render_overlay(const struct directive *d, const char *path,
-                        struct bundle *b, const char *site_dir,
-                        const struct plot_overlay *ov, struct plot *out);
+int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
+                        const char *path, struct bundle *b,
+                        const char *site_dir, const struct plot_overlay *ov,
+                        struct plot *out);
 /* Free what out holds; NULL does nothing. */
 void plot_free(struct plot *p);
 
@@ -53,8 +59,8 @@ void plot_free(struct plot *p);
  * directive, bundle and folder) rather than making it again, and draws and
  * reports one that is not drawn. plot_memo_clear frees what was not taken.
  */
-char *plot_prepare(const struct directive *d, const char *path,
-                   struct bundle *b, const char *site_dir);
+char *plot_prepare(const struct directive *d, const struct judged_opt *jo,
+                   const char *path, struct bundle *b, const char *site_dir);
 void plot_memo_clear(void);
 
 #endif

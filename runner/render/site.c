@@ -18,6 +18,7 @@
 #include "render/html_close.h"
 #include "render/gnuplot.h"
 #include "render/live.h"
+#include "judge/judge.h"
 #include "render/machines.h"
 #include "render/keys.h"
 #include "render/kept.h"
@@ -369,7 +370,8 @@ static void charts_draw(struct site_ctx *s, const int *fresh)
 			c.figures++;
 			if (kept)
 				continue;
-			char *name = plot_prepare(d, ch->path, s->b, s->o->dir);
+			char *name = plot_prepare(d, judge_opts(s->o->machines->jb, i, k, 0),
+			                          ch->path, s->b, s->o->dir);
 			if (name)
 				*ARRAY_PUSH(names, n) = name;
 		}

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "render/box.h"
-#include "book/expr.h"
+#include "judge/judge.h"
+#include "render/machines.h"
 #include "book/format.h"
 #include "base/util.h"
 
@@ -144,8 +145,12 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	size_t ncols = 0;
 	const cJSON **rows = NULL;
 	size_t nrows = 0;
-	struct filter where = {0};
-	char *err = NULL, *sort_copy = NULL;
+	static const struct filter everything = {0};
+	const struct filter *where = &everything;
+	const struct judged_opt *jo = judge_opts(c->s->o->machines->jb, c->index,
+	                                         (size_t)(d - c->ch->dirs), 0);
+	int reported = 0;
+	char *sort_copy = NULL;
 	const char *opt = "columns";
 	/* Its number counts whether or not it can be made, as references
 	 * count it (xref.h). */
@@ -153,12 +158,18 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	char *id = d->id ? xasprintf("tab-%s", d->id) : NULL;
 
 	char *msg = columns_parse(dir_opt(d, "columns"), &cols, &ncols);
-	const char *wtext = dir_opt(d, "where");
 	if (!msg && !r->nrows)
 		msg = xasprintf("table: no results for experiment '%s' yet", data);
-	if (!msg && wtext && filter_parse(wtext, c->s->b, &where, &err) != 0) {
-		msg = xasprintf("table: where: %s", err);
+	for (size_t i = 0; !msg && i < d->nopts; i++) {
+		if (strcmp(d->opts[i].key, "where"))
+			continue;
+		where = &jo[i].where;
+		if (jo[i].ok)
+			continue;
+		/* Reported by the judge. */
+		msg = xasprintf("table: where: %s", jo[i].why);
 		opt = "where";
+		reported = 1;
 	}
 	for (size_t k = 0; !msg && k < ncols; k++)
 		if (!field_known(r, cols[k].field))
@@ -195,7 +206,8 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	}
 	if (msg) {
 		int line = dir_opt_line(d, opt);
-		diag_at(c->ch->path, line, "%s", msg);
+		if (!reported)
+			diag_at(c->ch->path, line, "%s", msg);
 		char *full = xasprintf("%s:%d: %s", c->ch->path, line, msg);
 		error_box(out, "This table could not be made:", full, NULL);
 		free(full);
@@ -203,7 +215,7 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		goto out;
 	}
 	for (size_t i = 0; i < r->nrows; i++)
-		if (filter_match(&where, r->rows[i]))
+		if (filter_match(where, r->rows[i]))
 			*ARRAY_PUSH(rows, nrows) = r->rows[i];
 	if (sort && nrows > 1) {
 		sort_field = sort_copy;
@@ -267,8 +279,6 @@ out:
 	free(cols);
 	free(rows);
 	free(msg);
-	free(err);
 	free(sort_copy);
 	free(id);
-	filter_free(&where);
 }

@@ -115,23 +115,26 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 	piece_make(c, c->store ? key : NULL, value_make, e, out);
 }
 
-/* A claim's margin in words: ", by 12 noise bands" (html: with markup). */
+/* A claim's margin in words: ", by 12 noise bands", and what it lacks:
+ * " (loose)", " (it cannot fail)", ", within its noise" (html: with
+ * markup). */
 static void margin_words(const struct verdict *v, struct buf *out, int html)
 {
+	const char *open = html ? "<span class=\"teeth\">" : "";
+	const char *close = html ? "</span>" : "";
 	if (v->teeth == TEETH_CANNOT) {
-		buf_puts(out, html ? " <span class=\"teeth\">(it cannot fail)</span>"
-		                   : " (it cannot fail)");
+		buf_printf(out, " %s(it cannot fail)%s", open, close);
 		return;
 	}
-	if (v->is_static || isinf(v->margin))
-		return;
-	buf_printf(out, html ? ", <span class=\"margin%s\">by %.*f noise "
-	                       "band%s%s</span>"
-	                     : "%.0s, by %.*f noise band%s%s",
-	           v->fragile ? " fragile" : "", v->margin < 10 ? 1 : 0,
-	           v->margin, v->margin == 1 ? "" : "s",
-	           v->fragile ? ", within its noise"
-	           : v->teeth == TEETH_LOOSE ? ", loose" : "");
+	if (!v->is_static && !isinf(v->margin))
+		buf_printf(out, html ? ", <span class=\"margin%s\">by %.*f noise "
+		                       "band%s%s</span>"
+		                     : "%.0s, by %.*f noise band%s%s",
+		           v->fragile ? " fragile" : "", v->margin < 10 ? 1 : 0,
+		           v->margin, v->margin == 1 ? "" : "s",
+		           v->fragile ? ", within its noise" : "");
+	if (v->teeth == TEETH_LOOSE)
+		buf_printf(out, " %s(loose)%s", open, close);
 }
 
 /* A claim's hover title: the claim, its margin, and what flips it. */

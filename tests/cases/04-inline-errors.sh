@@ -19,7 +19,9 @@ Good: {{ sq.y[n=2] }}.
 MD
 build
 expect_rc 1
-expect_err "chapters/01-a.md:7: error: {{ max(sq.y }}: expected ')' or ','"
+# A mistake of syntax is found when the chapter loads, at its line and
+# column in the source.
+expect_err "chapters/01-a.md:7:19: error: {{ max(sq.y }}: expected ')' or ',' at column 9"
 expect_err "chapters/01-a.md:8: error: {{ nope.y }}: no results for experiment 'nope'"
 expect_err "chapters/01-a.md:9: error: {{ sq.why }}: experiment 'sq' has no field 'why'; its fields: n, y, s, y_lo, y_hi"
 expect_err "chapters/01-a.md:10: error: {{ sq.y[n=99] }}: sq.y[n=99] selects no records"
@@ -29,3 +31,11 @@ expect_err "chapters/01-a.md:13: error: '{{' without a closing '}}'"
 expect_html a.html 'class="inline-error"'
 expect_html a.html "Escaped: {{ not an expression }}."
 expect_html a.html "Good: 4."
+
+# Every command that loads chapters finds it, though it renders nothing.
+build --no-site
+expect_rc 1
+expect_err "chapters/01-a.md:7:19: error: {{ max(sq.y }}: expected ')' or ','"
+build --compile-only
+expect_rc 1
+expect_err "chapters/01-a.md:7:19: error: {{ max(sq.y }}: expected ')' or ','"

@@ -1,7 +1,8 @@
 # A render that would change nothing is not made: the second build checks
 # its stamp and stops. Anything it read, or the site it wrote, changing
-# makes it a real build again; so do other options; and a build that
-# reported a problem leaves no stamp, so the problem is reported again.
+# makes it a real build again; so do other options. A build that reported
+# an error leaves no stamp, so the error is reported again; one that only
+# warned leaves one, and a build it spares says its warnings again.
 cp -r "$ROOT/tests/regress/directives/res" .
 mkdir -p kernels && cp -r "$ROOT/tests/regress/directives/kernels/." kernels/
 chapter 01-a.md <<'MD'
@@ -56,15 +57,22 @@ touch site/book.pdf
 rebuilt
 grep -q 'href="book.pdf"' site/index.html || fail "the index does not link the PDF"
 up_to_date
-# A problem is reported by every build.
+# A warning is said by every build, one it spares too.
 printf '\nA claim: {{check max(sq.y) > 1000}}.\n' >> chapters/02-b.md
 lbp
 expect_rc 0
 expect_err "claim does not hold"
+[ -f site/.labbook-stamp ] || fail "a build that only warned left no stamp"
+up_to_date
+expect_err "warning: claim does not hold on res: max(sq.y) > 1000"
+# An error leaves no stamp: every build reports it.
+printf '\nA value: {{ max(sq.y }}.\n' >> chapters/02-b.md
 lbp
-expect_err "claim does not hold"
-[ -f site/.labbook-stamp ] && fail "a build that warned left a stamp"
-true
+expect_rc 1
+[ -f site/.labbook-stamp ] && fail "a build with an error left a stamp"
+lbp
+expect_rc 1
+expect_err "expected ')'"
 # A tool that was missing and is installed since: where it was looked for
 # is an input, so the charts are drawn.
 rm -f chapters/02-b.md

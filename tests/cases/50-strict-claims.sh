@@ -19,7 +19,7 @@ expect_err "chapters/01-squares.md:9: warning: claim does not hold on res: max(s
 expect_no_err "01-squares.md:8:"
 [ "$(printf '%s\n' "$OUT" | grep -c 'claim does not hold')" = 1 ] ||
 	fail "want one line for the one false claim: $OUT"
-expect_html squares.html '<span class="check fails" title="max(sq.y) &gt; 100">✗ does not hold'
+expect_html squares.html '<span class="check fails" title="max(sq.y) &gt; 100 — flips when every sq.y x4.011 (only a change of 2x or more: loose)">✗ does not hold'
 
 build --no-run --strict
 expect_rc 1

@@ -26,7 +26,7 @@ source: kernels/cube/cube.c
 runs: 1
 ```
 
-Cubes: {{ max(cube.y) }} {{check max(cube.y) > 0}}.
+Cubes: {{ max(cube.y) }} {{check max(cube.y) > 12}}.
 MD
 build --no-site
 expect_rc 0

@@ -262,6 +262,48 @@ TEST(test_filter)
 	free(err);
 }
 
+/* A tree is made once, with no bundle, and evaluated as often as wanted;
+ * a mistake of syntax is found with its column; the reads name what was
+ * read. */
+TEST(test_tree)
+{
+	struct expr *x = NULL;
+	char *err = NULL;
+	size_t col = 0;
+	CHECK(expr_parse("max(ilp.gflops[view=sm]) / 2 > 100", &x, &err, &col) == 0);
+	struct value v;
+	struct eval_reads reads = {0};
+	struct eval_facts f = {0};
+	f.reads = &reads;
+	for (int i = 0; i < 2; i++) {
+		CHECK(expr_eval_tree(x, b, &v, &err, i ? &f : NULL) == 0);
+		CHECK(v.type == VAL_BOOL && v.num == 1);
+		value_free(&v);
+	}
+	CHECK(reads.n == 1 && !strcmp(reads.v[0].id, "ilp") &&
+	      !strcmp(reads.v[0].field, "gflops") && reads.v[0].n == 4);
+	eval_reads_free(&reads);
+	expr_free(x);
+	CHECK(expr_parse("max(ilp.gflops", &x, &err, &col) != 0 && !x);
+	CHECK(col == 15);
+	CHECK_STR(err, "expected ')' or ',' at column 15");
+	free(err);
+	err = NULL;
+	CHECK(expr_parse("1 +* 2", &x, &err, &col) != 0 && col == 4);
+	free(err);
+	err = NULL;
+	CHECK(conds_parse("view=sm, ilp>=", &x, &err, &col) != 0);
+	free(err);
+	err = NULL;
+	/* A reference to an experiment that is not there parses: whether it
+	 * is there is the bundle's to say. */
+	CHECK(expr_parse("nosuch.x", &x, &err, &col) == 0);
+	CHECK(expr_eval_tree(x, b, &v, &err, NULL) != 0);
+	CHECK(err && strstr(err, "no results for experiment 'nosuch'"));
+	free(err);
+	expr_free(x);
+}
+
 static void put_file(const char *dir, const char *name, const char *text)
 {
 	char *p = path_join(dir, name);
@@ -293,6 +335,7 @@ TEST_MAIN({
 	RUN(test_nesting);
 	RUN(test_filter);
 	RUN(test_func_value);
+	RUN(test_tree);
 	bundle_free(b);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
