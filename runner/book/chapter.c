@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/exec.h"
 #include "base/util.h"
 
 /* A chapter named after its path, with nothing parsed yet. */
@@ -100,6 +101,7 @@ void chapter_free(struct chapter *ch)
 			free(d->opts[k].key);
 			free(d->opts[k].value);
 			expr_free(d->opts[k].tree);
+			argv_free(d->opts[k].reads);
 		}
 		free(d->opts);
 		free(d->id);
@@ -111,6 +113,7 @@ void chapter_free(struct chapter *ch)
 		free(ch->values[i].label);
 		free(ch->values[i].parse_err);
 		expr_free(ch->values[i].tree);
+		argv_free(ch->values[i].reads);
 	}
 	for (size_t i = 0; i < ch->nexercises; i++)
 		free(ch->exercises[i].label);

@@ -51,6 +51,9 @@ struct inline_expr {
 	struct expr *tree; /* text parsed at load (expr.h), or NULL: a
 	                      reference, or parse_err */
 	char *parse_err;   /* why text could not be parsed (reported) */
+	char **reads;      /* the experiments tree reads ("machine": a fact
+	                      of machine.json), NULL-terminated, or NULL */
+	size_t nreads;
 };
 
 /* An {exercise} callout: its number in the chapter is its index + 1. */

@@ -188,6 +188,7 @@ static void opt_tree(const char *path, struct directive *d, struct dir_opt *o)
 		*bar = '\0';
 	int rc = where ? conds_parse(text, &o->tree, &err, NULL)
 	               : expr_parse(text, &o->tree, &err, NULL);
+	expr_ids(o->tree, &o->reads, &o->nreads);
 	if (rc != 0 && d->kind == DIR_CHART)
 		dir_fail(path, d, o->line, "chart '%s': %s: %s", d->id ? d->id : "",
 		         o->key, err);
@@ -287,6 +288,8 @@ void directive_parse(const char *path, struct directive *d,
 		o->value = xstrdup(value);
 		o->line = line;
 		o->tree = NULL;
+		o->reads = NULL;
+		o->nreads = 0;
 		check_value(path, d, spec, o);
 		free(text);
 	}

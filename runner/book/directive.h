@@ -31,6 +31,9 @@ struct dir_opt {
 	int line;
 	struct expr *tree; /* a where: or limit: expression parsed (expr.h),
 	                      else NULL */
+	char **reads;      /* the experiments tree reads, as an inline
+	                      value's (chapter.h), or NULL */
+	size_t nreads;
 };
 
 struct directive {

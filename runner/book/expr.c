@@ -125,6 +125,27 @@ void expr_free(struct expr *x)
 	free(x);
 }
 
+void expr_ids(const struct expr *x, char ***ids, size_t *n)
+{
+	if (!x)
+		return;
+	if (x->kind == EX_REF || x->kind == EX_MACHINE) {
+		const char *id = x->kind == EX_MACHINE ? "machine" : x->str;
+		size_t i = 0;
+		while (i < *n && strcmp((*ids)[i], id))
+			i++;
+		if (i == *n) {
+			*ids = xrealloc(*ids, (*n + 2) * sizeof **ids);
+			(*ids)[(*n)++] = xstrdup(id);
+			(*ids)[*n] = NULL;
+		}
+	}
+	for (size_t i = 0; i < x->nkids; i++)
+		expr_ids(x->kids[i], ids, n);
+	for (size_t i = 0; i < x->nconds; i++)
+		expr_ids(x->conds[i].rhs, ids, n);
+}
+
 /* ---- filters ------------------------------------------------------------ */
 
 static int parse_op(struct parser *p, enum cmp_op *op)

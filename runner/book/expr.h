@@ -36,6 +36,10 @@ int expr_parse(const char *text, struct expr **out, char **err, size_t *col);
  * way into a tree of kind EX_CONDS ("" is no condition). */
 int conds_parse(const char *text, struct expr **out, char **err, size_t *col);
 void expr_free(struct expr *x);
+/* The experiments tree x reads (x NULL: none), each once, appended to
+ * (*ids)[0..*n): an id, or "machine" for a fact of machine.json. Each id
+ * and the array are the caller's (argv_free). */
+void expr_ids(const struct expr *x, char ***ids, size_t *n);
 
 /* The value of tree x over b into *out (freed with value_free), and what
  * it read in *facts (when not NULL; its reads list, when set, is

@@ -105,8 +105,10 @@ void inline_expr_check(struct inline_expr *e, const char *path,
 	if (at_line >= 1 && at_line <= nlines)
 		e->col = value_col(e, lines[at_line - 1],
 		                   at_line < nlines ? lines[at_line] : src_end, raw);
-	if (expr_parse(e->text, &e->tree, &err, &col) == 0)
+	if (expr_parse(e->text, &e->tree, &err, &col) == 0) {
+		expr_ids(e->tree, &e->reads, &e->nreads);
 		return;
+	}
 	int at = e->col ? e->col + (int)col - 1 : 0;
 	diag_at_col(path, e->line, at, "{{ %s }}: %s", e->text, err);
 	e->parse_err = err;

@@ -1,5 +1,4 @@
 /* keys.c - the key of each thing a build makes (keys.h). */
-#include <ctype.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -24,20 +23,11 @@ static void idset_add(struct idset *s, const char *id, size_t len)
 	s->v[s->n++] = xstrndup(id, len);
 }
 
-/* Add the experiments an expression reads: each word before a '.'. */
-static void refs_expr(const char *text, struct idset *ids)
+/* Add the experiments an expression reads (found when it was parsed). */
+static void refs_add(char *const *reads, size_t n, struct idset *ids)
 {
-	for (const char *p = text; *p;) {
-		if (!isalpha((unsigned char)*p) && *p != '_') {
-			p++;
-			continue;
-		}
-		const char *s = p;
-		while (isalnum((unsigned char)*p) || *p == '_')
-			p++;
-		if (*p == '.' && (s == text || s[-1] != '.'))
-			idset_add(ids, s, (size_t)(p - s));
-	}
+	for (size_t i = 0; i < n; i++)
+		idset_add(ids, reads[i], strlen(reads[i]));
 }
 
 static void exper_state(const struct book *bk, struct bundle *b, const char *id,
@@ -79,7 +69,7 @@ static void directive_refs(const struct directive *d, struct idset *ids)
 	for (size_t k = 0; k < d->nopts; k++)
 		if (!strcmp(d->opts[k].key, "where") ||
 		    !strcmp(d->opts[k].key, "limit"))
-			refs_expr(d->opts[k].value, ids);
+			refs_add(d->opts[k].reads, d->opts[k].nreads, ids);
 }
 
 /* What experiment id (or "machine") reads in b and this build, as a
@@ -139,7 +129,7 @@ void keys_chapter(const struct chapter *ch, const struct book *bk,
 	int overlays = 0;
 	idset_add(&ids, "machine", strlen("machine"));
 	for (size_t i = 0; i < ch->nvalues; i++)
-		refs_expr(ch->values[i].text, &ids);
+		refs_add(ch->values[i].reads, ch->values[i].nreads, &ids);
 	for (size_t i = 0; i < ch->ndirs; i++) {
 		directive_refs(&ch->dirs[i], &ids);
 		overlays |= ch->dirs[i].kind == DIR_CHART &&
@@ -166,7 +156,7 @@ void keys_value(const struct inline_expr *e, const struct book *bk,
 {
 	struct idset ids = {0};
 	idset_add(&ids, "machine", strlen("machine"));
-	refs_expr(e->text, &ids);
+	refs_add(e->reads, e->nreads, &ids);
 	struct hasher *h = hasher_new();
 	hasher_add_self(h);
 	hasher_add_str(h, "value");

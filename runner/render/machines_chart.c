@@ -86,7 +86,8 @@ static void chart_limits(const struct directive *d, size_t i,
 		                    : xasprintf("%.10g | %s", vals[j], label);
 		*ARRAY_PUSH(*owned, *nowned) = text;
 		*ARRAY_PUSH(dd->opts, dd->nopts) = (struct dir_opt){o->key, text,
-		                                                    o->line, NULL};
+		                                                    o->line, NULL,
+		                                                    NULL, 0};
 		*djo = xrealloc(*djo, dd->nopts * sizeof **djo);
 		(*djo)[dd->nopts - 1] = (struct judged_opt){1, {0}, vals[j], 0, 0,
 		                                            NULL};
@@ -344,7 +345,7 @@ int machines_chart(const struct directive *d, size_t c, size_t di,
 		}
 	}
 	*ARRAY_PUSH(dd.opts, dd.nopts) = (struct dir_opt){"series", (char *)field,
-	                                                  d->line, NULL};
+	                                                  d->line, NULL, NULL, 0};
 	djo = xrealloc(djo, dd.nopts * sizeof *djo);
 	memset(&djo[dd.nopts - 1], 0, sizeof *djo);
 	struct plot_overlay po = {ov.pts, mark_title};
