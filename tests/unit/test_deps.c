@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/exec.h"
+#include "base/util.h"
 #include "measure/key.h"
 #include "test.h"
 
@@ -84,8 +85,46 @@ TEST(test_deps_corners)
 	CHECK_WORDS("t: a.h \\\n", "a.h");
 }
 
+/* Files that the compilers wrote (tests/fixtures/deps): nvcc 13.0 on an
+ * H200 host, for -MD -MP of main.cu in a folder with a space, and for one
+ * compile of two sources (its file lists the last one's, under the
+ * program's name); gcc 12 for -MD -MP. */
+TEST(test_deps_fixtures)
+{
+	static const struct {
+		const char *file, *first, *last;
+		size_t n;
+	} cases[] = {
+	    {"nvcc-13.0-MD-MP.d", "kernels/cu da/main.cu", "kernels/cu da/main.cuh", 189},
+	    {"nvcc-13.0-two-sources.d", "kernels/cu da/part.cu",
+	     "kernels/cu da/part.cuh", 188},
+	    {"gcc-12-MD-MP.d", "sp ace/s.c", "sp ace/../k/h#1.h", 4},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		char *path = xasprintf("tests/fixtures/deps/%s", cases[c].file);
+		char *text = file_read(path, NULL);
+		free(path);
+		CHECK(text != NULL);
+		if (!text)
+			continue;
+		size_t n = 0;
+		char **w = key_deps_words(text, &n);
+		CHECK(n == cases[c].n);
+		CHECK_STR(n ? w[0] : NULL, cases[c].first);
+		CHECK_STR(n ? w[n - 1] : NULL, cases[c].last);
+		for (size_t i = 0; i < n; i++) {
+			CHECK(!strchr(w[i], ':') && !strchr(w[i], '\\'));
+			for (size_t k = 0; k < i; k++)
+				CHECK(strcmp(w[i], w[k]));
+		}
+		argv_free(w);
+		free(text);
+	}
+}
+
 TEST_MAIN({
 	RUN(test_deps_gcc_clang);
 	RUN(test_deps_nvcc);
 	RUN(test_deps_corners);
+	RUN(test_deps_fixtures);
 })
