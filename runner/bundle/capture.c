@@ -399,7 +399,10 @@ static int match_all(const struct capture_pat *p, size_t ip, const char *s,
 			*at = base + start;
 			return -1;
 		}
-		int rc = pcre2_match(p->re, (PCRE2_SPTR)s, len, start, 0, md, mc);
+		/* The text was checked once (capture_records): checked again at
+		 * each search, a long output would cost its length per match. */
+		int rc = pcre2_match(p->re, (PCRE2_SPTR)s, len, start,
+		                     PCRE2_NO_UTF_CHECK, md, mc);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			break;
 		if (rc < 0) {
@@ -463,7 +466,13 @@ int capture_records(const struct capture *c, const char *text, size_t len,
 {
 	struct found *found = NULL;
 	size_t n = 0, at = 0;
-	int rc = 0, err = 0;
+	int rc = 0, err = 0, bad_line = 0;
+	if (!utf8_valid(text, len, &bad_line)) {
+		*line = c && c->n ? c->pats[0].line : 0;
+		*why = xasprintf("printed a line that is not UTF-8 (line %d of its "
+		                 "output), which capture: cannot read", bad_line);
+		return -1;
+	}
 	pcre2_match_context *mc = pcre2_match_context_create(NULL);
 	for (size_t i = 0; c && i < c->n && !rc; i++) {
 		const struct capture_pat *p = &c->pats[i];
