@@ -70,34 +70,52 @@ static int memo_fits(const struct eval_memo *m, const struct expr *x)
 	return 1;
 }
 
+/* The slot of text in m's index: where it is, or the empty one where it
+ * would go. */
+static size_t *memo_slot(const struct eval_memo *m, const char *text)
+{
+	size_t mask = m->nslots - 1, i = (size_t)str_hash(text) & mask;
+	while (m->slot[i] && strcmp(m->v[m->slot[i] - 1].text, text))
+		i = (i + 1) & mask;
+	return &m->slot[i];
+}
+
 /* The column of x from memo: 1, or 0 when it holds none. */
 static int memo_take(const struct eval_memo *m, const struct expr *x,
                      struct value *out)
 {
-	for (size_t i = 0; i < m->n; i++) {
-		if (m->v[i].node != x)
-			continue;
-		value_free(out);
-		out->type = VAL_COL;
-		out->col.field = xstrdup(x->field);
-		out->col.expr = xstrdup(x->text);
-		out->col.n = m->v[i].n;
-		out->col.rows = xcalloc(m->v[i].n ? m->v[i].n : 1,
-		                        sizeof *out->col.rows);
-		memcpy(out->col.rows, m->v[i].rows, m->v[i].n * sizeof *out->col.rows);
-		return 1;
-	}
-	return 0;
+	if (!m->nslots)
+		return 0;
+	size_t k = *memo_slot(m, x->text);
+	if (!k)
+		return 0;
+	const struct memo_entry *e = &m->v[k - 1];
+	value_free(out);
+	out->type = VAL_COL;
+	out->col.field = xstrdup(x->field);
+	out->col.expr = xstrdup(x->text);
+	out->col.n = e->n;
+	out->col.rows = xcalloc(e->n ? e->n : 1, sizeof *out->col.rows);
+	memcpy(out->col.rows, e->rows, e->n * sizeof *out->col.rows);
+	return 1;
 }
 
 static void memo_put(struct eval_memo *m, const struct expr *x,
                      const struct value *col)
 {
+	if (2 * (m->n + 1) > m->nslots) {
+		free(m->slot);
+		m->nslots = m->nslots ? 2 * m->nslots : 16;
+		m->slot = xcalloc(m->nslots, sizeof *m->slot);
+		for (size_t i = 0; i < m->n; i++)
+			*memo_slot(m, m->v[i].text) = i + 1;
+	}
 	struct memo_entry *e = ARRAY_PUSH(m->v, m->n);
-	e->node = x;
+	e->text = x->text;
 	e->n = col->col.n;
 	e->rows = xcalloc(e->n ? e->n : 1, sizeof *e->rows);
 	memcpy(e->rows, col->col.rows, e->n * sizeof *e->rows);
+	*memo_slot(m, e->text) = m->n;
 }
 
 void eval_memo_free(struct eval_memo *m)
@@ -105,8 +123,10 @@ void eval_memo_free(struct eval_memo *m)
 	for (size_t i = 0; i < m->n; i++)
 		free(m->v[i].rows);
 	free(m->v);
+	free(m->slot);
 	m->v = NULL;
-	m->n = 0;
+	m->slot = NULL;
+	m->n = m->nslots = 0;
 }
 
 static int eval_ref(struct eval *ev, const struct expr *x, struct value *out)

@@ -39,18 +39,21 @@ struct eval_facts {
 	struct eval_memo *memo;
 };
 
-/* The records references selected, for evaluating one tree many times
- * over records whose values change but whose membership does not: only
- * a reference whose conditions compare with constants, on fields other
- * than fields[0..nfields) (those whose values change), is kept. Freed
- * with eval_memo_free. */
+/* The records references selected, for evaluating trees many times over
+ * one bundle, whose records' values may change but not which records
+ * there are: only a reference whose conditions compare with constants,
+ * on fields other than fields[0..nfields) (those whose values change), is
+ * kept, and found again by its text (the same text selects the same
+ * records). Freed with eval_memo_free; it borrows the trees. */
 struct eval_memo {
 	struct memo_entry {
-		const void *node;
+		const char *text;
 		const cJSON **rows;
 		size_t n;
 	} *v;
 	size_t n;
+	size_t *slot;  /* by the hash of text: index in v + 1, 0 empty */
+	size_t nslots; /* a power of two, over twice n */
 	const char *const *fields;
 	size_t nfields;
 };

@@ -298,10 +298,11 @@ static int cmd_build(int argc, char **argv)
 			judge_report(&jb, &bk, ms.b, strict);
 	}
 	if (stats)
-		fprintf(stderr, "labbook: %zu expressions parsed; %zu evaluated "
-		        "on %zu bundle%s, and %zu more with their data perturbed\n",
-		        jb.parsed, jb.evaluated, jb.nbundles, plural(jb.nbundles),
-		        jb.perturbed);
+		fprintf(stderr, "labbook: %zu expressions parsed; %zu judged on "
+		        "%zu bundle%s (%zu evaluated, %zu kept from an earlier "
+		        "build), and %zu evaluations with their data perturbed\n",
+		        jb.parsed, jb.evaluated + jb.kept, jb.nbundles,
+		        plural(jb.nbundles), jb.evaluated, jb.kept, jb.perturbed);
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct site_opts so = {site, templates ? templates : found, title,

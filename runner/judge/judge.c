@@ -4,6 +4,7 @@
  */
 #include "judge/judge.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,76 +55,142 @@ static void judge_needs(struct verdict *v, int cc)
 	                : xstrdup("not on this card");
 }
 
-/* Add to h the files of each experiment x reads, in b and repeat. */
-static void judge_stamp(const struct expr *x, struct bundle *b,
-                        struct bundle *repeat, struct hasher *h)
+/* What one bundle's values are judged with: the records references
+ * selected so far, and a digest of each experiment's files, in the
+ * bundle and its repeat, and of its state there. */
+struct judge_bundle {
+	struct bundle *b;
+	struct bundle *repeat;
+	struct eval_memo memo;
+	struct id_digest {
+		char *id;
+		char digest[33];
+	} *ids;
+	size_t nids;
+};
+
+/* Add to h the digest of experiment id in jbd. */
+static void judge_id(struct judge_bundle *jbd, const char *id, struct hasher *h)
 {
-	if (x->kind == EX_MACHINE || x->kind == EX_REF) {
-		const char *id = x->kind == EX_MACHINE ? "machine" : x->str;
-		hasher_add_str(h, id);
-		bundle_stamp(b, id, h);
-		if (repeat)
-			bundle_stamp(repeat, id, h);
+	size_t i = 0;
+	while (i < jbd->nids && strcmp(jbd->ids[i].id, id))
+		i++;
+	if (i == jbd->nids) {
+		struct id_digest *d = ARRAY_PUSH(jbd->ids, jbd->nids);
+		struct hasher *g = hasher_new();
+		int facts[2] = {bundle_outdated(jbd->b, id), bundle_needs(jbd->b, id)};
+		d->id = xstrdup(id);
+		hasher_add_str(g, id);
+		hasher_add(g, facts, sizeof facts);
+		bundle_stamp(jbd->b, id, g);
+		if (jbd->repeat)
+			bundle_stamp(jbd->repeat, id, g);
+		hasher_done(g, d->digest);
 	}
-	for (size_t i = 0; i < x->nkids; i++)
-		judge_stamp(x->kids[i], b, repeat, h);
-	for (size_t i = 0; i < x->nconds; i++)
-		judge_stamp(x->conds[i].rhs, b, repeat, h);
+	hasher_add_str(h, jbd->ids[i].digest);
 }
 
-/* Claim e's teeth and margin on b into v: from store, or found and kept
- * there. */
-static void judge_claim(const struct inline_expr *e, struct bundle *b,
-                        struct bundle *repeat, struct store *store,
-                        struct judged_book *jb, struct verdict *v)
+/* The key of value e's verdict on jbd's bundle: e as written, and the
+ * files of everything it reads. */
+static void verdict_key(const struct inline_expr *e, struct judge_bundle *jbd,
+                        int base, char out[33])
 {
-	char key[33];
+	struct hasher *h = hasher_new();
+	int facts[5] = {e->check, e->need_cc, base, bundle_cc(jbd->b),
+	                jbd->repeat != NULL};
+	hasher_add_self(h);
+	hasher_add_str(h, "verdict");
+	hasher_add_str(h, e->text);
+	hasher_add_str(h, e->fmt ? e->fmt : "");
+	hasher_add(h, facts, sizeof facts);
+	hasher_add_str(h, jbd->repeat ? jbd->repeat->dir : "");
+	for (size_t i = 0; i < e->nreads; i++)
+		judge_id(jbd, e->reads[i], h);
+	hasher_done(h, out);
+}
+
+static void json_str(cJSON *o, const char *name, const char *s)
+{
+	if (s)
+		cJSON_AddStringToObject(o, name, s);
+}
+
+static char *json_take(const cJSON *o, const char *name)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, name));
+	return s ? xstrdup(s) : NULL;
+}
+
+static double json_num(const cJSON *o, const char *name)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, name);
+	return cJSON_IsNumber(n) ? n->valuedouble : 0;
+}
+
+/* Keep verdict v under key. */
+static void verdict_put(struct store *store, const char *key,
+                        const struct verdict *v)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "kind", v->kind);
+	json_str(o, "text", v->text);
+	json_str(o, "why", v->why);
+	cJSON_AddNumberToObject(o, "need_cc", v->need_cc);
+	json_str(o, "partial", v->partial_id);
+	cJSON_AddNumberToObject(o, "teeth", v->teeth);
+	cJSON_AddNumberToObject(o, "factor", v->factor);
+	cJSON_AddNumberToObject(o, "margin", isinf(v->margin) ? -1 : v->margin);
+	cJSON_AddNumberToObject(o, "fragile", v->fragile);
+	cJSON_AddNumberToObject(o, "static", v->is_static);
+	json_str(o, "flip", v->flip);
+	char *text = cJSON_PrintUnformatted(o);
+	store_put(store, key, text, strlen(text));
+	free(text);
+	cJSON_Delete(o);
+}
+
+/* The verdict kept under key into v: 1, or 0 when there is none. */
+static int verdict_get(struct store *store, const char *key, struct bundle *b,
+                       struct verdict *v)
+{
 	size_t len;
-	int holds = v->kind == VERDICT_HOLDS;
-	if (store) {
-		struct hasher *h = hasher_new();
-		hasher_add_self(h);
-		hasher_add_str(h, "teeth");
-		hasher_add_str(h, e->text);
-		hasher_add(h, &holds, sizeof holds);
-		hasher_add_str(h, repeat ? repeat->dir : "");
-		judge_stamp(e->tree, b, repeat, h);
-		hasher_done(h, key);
-		const char *kept = store_get(store, key, &len);
-		int teeth, fragile, is_static, at = 0;
-		if (kept && sscanf(kept, "%d %lf %lf %d %d %n", &teeth, &v->factor,
-		                   &v->margin, &fragile, &is_static, &at) == 5 &&
-		    at > 0) {
-			v->teeth = (enum teeth_kind)teeth;
-			v->fragile = fragile;
-			v->is_static = is_static;
-			v->flip = kept[at] ? xstrdup(kept + at) : NULL;
-			return;
-		}
+	const char *kept = store_get(store, key, &len);
+	cJSON *o = kept ? cJSON_ParseWithLength(kept, len) : NULL;
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return 0;
 	}
-	judge_teeth(e->tree, holds, b, repeat, v, &jb->perturbed);
-	if (!store)
-		return;
-	char *s = xasprintf("%d %.17g %.17g %d %d %s", (int)v->teeth, v->factor,
-	                    v->margin, v->fragile, v->is_static,
-	                    v->flip ? v->flip : "");
-	store_put(store, key, s, strlen(s));
-	free(s);
+	v->kind = (enum verdict_kind)json_num(o, "kind");
+	v->text = json_take(o, "text");
+	v->why = json_take(o, "why");
+	v->need_cc = (int)json_num(o, "need_cc");
+	const char *pid = cJSON_GetStringValue(cJSON_GetObjectItem(o, "partial"));
+	if (pid) {
+		struct exp_result *r = bundle_get(b, pid);
+		v->partial = r->error;
+		v->partial_id = r->id;
+	}
+	v->teeth = (enum teeth_kind)json_num(o, "teeth");
+	v->factor = json_num(o, "factor");
+	v->margin = json_num(o, "margin");
+	if (v->margin < 0)
+		v->margin = INFINITY;
+	v->fragile = (int)json_num(o, "fragile");
+	v->is_static = (int)json_num(o, "static");
+	v->flip = json_take(o, "flip");
+	cJSON_Delete(o);
+	return v->kind <= VERDICT_REF;
 }
 
-/* Value e on bundle b (the base when base) into *v. */
-static void judge_value(const struct chapter *ch, const struct inline_expr *e,
-                        struct bundle *b, struct bundle *repeat, int base,
-                        struct store *store, struct judged_book *jb,
-                        struct verdict *v)
+/* Value e on jbd's bundle (the base when base) into *v. */
+static void judge_eval(const struct chapter *ch, const struct inline_expr *e,
+                       struct judge_bundle *jbd, int base,
+                       struct judged_book *jb, struct verdict *v)
 {
+	struct bundle *b = jbd->b;
 	struct eval_facts f = {0};
+	f.memo = &jbd->memo;
 	char *err = NULL;
-	memset(v, 0, sizeof *v);
-	if (e->ref) {
-		v->kind = VERDICT_REF;
-		return;
-	}
 	if (!e->tree) {
 		/* Reported where the chapter was read. */
 		v->kind = VERDICT_ERROR;
@@ -190,7 +257,40 @@ static void judge_value(const struct chapter *ch, const struct inline_expr *e,
 		return;
 	}
 	v->kind = v->v.num != 0 ? VERDICT_HOLDS : VERDICT_FAILS;
-	judge_claim(e, b, repeat, store, jb, v);
+	judge_teeth(e->tree, v->kind == VERDICT_HOLDS, b, jbd->repeat, v,
+	            &jb->perturbed);
+}
+
+/* Value e on jbd's bundle into *v: kept in store (NULL: none) under the
+ * key of what it reads, or judged and kept. A problem of the base's is
+ * reported either way. */
+static void judge_value(const struct chapter *ch, const struct inline_expr *e,
+                        struct judge_bundle *jbd, int base,
+                        struct store *store, struct judged_book *jb,
+                        struct verdict *v)
+{
+	char key[33];
+	memset(v, 0, sizeof *v);
+	if (e->ref) {
+		v->kind = VERDICT_REF;
+		return;
+	}
+	if (e->tree && store) {
+		verdict_key(e, jbd, base, key);
+		if (verdict_get(store, key, jbd->b, v)) {
+			jb->kept++;
+			if (base && v->kind == VERDICT_ERROR)
+				diag_at(ch->path, e->line, "{{ %s }}: %s", e->text, v->why);
+			return;
+		}
+		free(v->text);
+		free(v->why);
+		free(v->flip);
+		memset(v, 0, sizeof *v);
+	}
+	judge_eval(ch, e, jbd, base, jb, v);
+	if (e->tree && store)
+		verdict_put(store, key, v);
 }
 
 /* Option o (with a tree) of directive d of chapter ch on b into *jo;
@@ -273,6 +373,11 @@ void judge_book(const struct book *bk, struct bundle *const *bs,
 	jb->nchs = bk->nchs;
 	jb->nbundles = nb;
 	jb->chs = xcalloc(bk->nchs ? bk->nchs : 1, sizeof *jb->chs);
+	struct judge_bundle *jbd = xcalloc(nb, sizeof *jbd);
+	for (size_t m = 0; m < nb; m++) {
+		jbd[m].b = bs[m];
+		jbd[m].repeat = repeats ? repeats[m] : NULL;
+	}
 	if (nb > 1)
 		judge_facts(jb, bs, nb);
 	for (size_t c = 0; c < bk->nchs; c++) {
@@ -285,10 +390,16 @@ void judge_book(const struct book *bk, struct bundle *const *bs,
 		judge_dirs(ch, bs, nb, jb, jc);
 		for (size_t m = 0; m < nb; m++)
 			for (size_t i = 0; i < ch->nvalues; i++)
-				judge_value(ch, &ch->values[i], bs[m],
-				            repeats ? repeats[m] : NULL, m == 0, store,
+				judge_value(ch, &ch->values[i], &jbd[m], m == 0, store,
 				            jb, &jc->v[m * ch->nvalues + i]);
 	}
+	for (size_t m = 0; m < nb; m++) {
+		eval_memo_free(&jbd[m].memo);
+		for (size_t i = 0; i < jbd[m].nids; i++)
+			free(jbd[m].ids[i].id);
+		free(jbd[m].ids);
+	}
+	free(jbd);
 }
 
 const struct verdict *judge_get(const struct judged_book *jb, size_t c,

@@ -110,9 +110,10 @@ struct judged_book {
 	struct judged_chapter *chs; /* one per chapter of the book */
 	size_t nchs;
 	size_t nbundles;
-	/* For --stats: expressions parsed (at load), evaluated once per
-	 * bundle, and evaluated again with their data perturbed. */
-	size_t parsed, evaluated, perturbed;
+	/* For --stats: expressions parsed (at load); values judged, once per
+	 * bundle, either evaluated or kept from an earlier build (kept); and
+	 * evaluations with their data perturbed. */
+	size_t parsed, evaluated, kept, perturbed;
 	/* The Machines page's facts on each bundle, as text, or NULL where
 	 * a bundle has none: facts[m * nfacts + i] (facts.c). */
 	char **facts;
@@ -123,9 +124,9 @@ struct judged_book {
  * Judge every value and claim of bk on each of bs[0..nb) (bs[0] the
  * base, the one rendered), with repeats[i] (or NULL) the repeat bundle
  * bs[i]'s noise is judged with; perturbations are undone before it
- * returns. A claim's teeth and margin are kept in store (NULL: none),
- * under the hash of its text and of the files of each experiment it
- * reads, in its bundle and the repeat. Errors in the base's values are
+ * returns. Each verdict is kept in store (NULL: none), under the hash of
+ * the value as written and of the files of each experiment it reads, in
+ * its bundle and the repeat, and taken from there by a later build. Errors in the base's values are
  * reported here, once. jb is freed with judge_free; it borrows from bk
  * and bs.
  */

@@ -24,7 +24,7 @@ static const double levels[] = {1.02, 1.05, 1.1, 1.2, 1.5, 2.0, 4.0, 8.0};
 /* A column of more records than this is changed one record at a time
  * only at the records that hold its least, greatest and middle value,
  * and its first and last. */
-#define ROWS_EACH 48
+#define ROWS_EACH 8
 
 /* One thing to change: numbers scaled together, or one truth value
  * turned over. */
@@ -244,6 +244,12 @@ static int flips(struct teeth *t, struct target *tg, double f)
  * its inverse, *down set for the inverse; 0 when none of levels does. */
 static double target_flip(struct teeth *t, struct target *tg, int *down)
 {
+	/* What holds holds over a range of its data: when neither end of the
+	 * scale flips it, nothing between does. (What fails may fail on both
+	 * sides of a range that holds, so it is tried at every level.) */
+	double top = levels[NLEVELS - 1];
+	if (t->holds && !flips(t, tg, top) && !flips(t, tg, 1 / top))
+		return 0;
 	double prev = 1;
 	for (size_t l = 0; l < NLEVELS; l++) {
 		for (int d = 0; d < 2; d++) {
@@ -305,11 +311,13 @@ void judge_teeth(const struct expr *x, int holds, struct bundle *b,
 	f.reads = &reads;
 	if (expr_eval_tree(x, b, &val, &err, &f) == 0) {
 		targets_make(&t, &reads);
-		for (size_t i = 0; i < reads.n; i++) {
+		/* The fields whose values change: those read, and the truth
+		 * values turned over, which may select other records. */
+		for (size_t i = 0; i < reads.n; i++)
 			*ARRAY_PUSH(fields, nfields) = reads.v[i].field;
-			for (size_t k = 0; k < reads.v[i].nconds; k++)
-				*ARRAY_PUSH(fields, nfields) = reads.v[i].conds[k];
-		}
+		for (size_t i = 0; i < t.nt; i++)
+			if (t.t[i].flag == FLAG_TRUTH)
+				*ARRAY_PUSH(fields, nfields) = t.t[i].cells[0]->string;
 		t.memo.fields = fields;
 		t.memo.nfields = nfields;
 	}

@@ -80,11 +80,15 @@ assert by[11]["bundles"][0]["margin"] is None, by[11]
 
 # Every expression is evaluated once per bundle: with two compared bundles,
 # three times as often as with none.
+# A build after it takes each verdict it kept, evaluating nothing.
 cp -r res res2 && cp -r res res3
+rm -rf site
 build --no-run --stats
-expect_err "labbook: 4 expressions parsed; 4 evaluated on 1 bundle"
+expect_err "labbook: 4 expressions parsed; 4 judged on 1 bundle (4 evaluated, 0 kept from an earlier build)"
 build --no-run --stats --compare res2 --compare res3
-expect_err "labbook: 4 expressions parsed; 12 evaluated on 3 bundles"
+expect_err "labbook: 4 expressions parsed; 12 judged on 3 bundles (8 evaluated, 4 kept from an earlier build)"
+build --no-run --stats --compare res2 --compare res3 --title again
+expect_err "labbook: 4 expressions parsed; 12 judged on 3 bundles (0 evaluated, 12 kept from an earlier build)"
 
 # A kernel edited since its results were recorded: a warning at its
 # directive's line, and under --strict an error, with --no-run too.
