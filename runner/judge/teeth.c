@@ -113,6 +113,28 @@ static void target_add(struct target *tg, cJSON *cell)
 	tg->orig[tg->n - 1] = cell->valuedouble;
 }
 
+/* The noise of record i (k in its experiment er) of read rd: a timed
+ * record's, as compare judges it; else, where runs were merged, the
+ * spread of the field's runs (FIELD_lo to FIELD_hi) over its value; else
+ * none (NAN: exact). At least COMPARE_MIN_NOISE. */
+static double cell_noise(struct teeth *t, const struct eval_read *rd,
+                         struct exp_result *er, size_t i, size_t k)
+{
+	const cJSON *row = rd->rows[i];
+	if (record_timed(row))
+		return fmax(compare_point_noise(t->b, t->repeat, er->id, k),
+		            COMPARE_MIN_NOISE);
+	char *lo_f = xasprintf("%s_lo", rd->field);
+	char *hi_f = xasprintf("%s_hi", rd->field);
+	double x, lo, hi, noise = NAN;
+	if (row_number(row, rd->field, &x) && row_number(row, lo_f, &lo) &&
+	    row_number(row, hi_f, &hi) && x != 0)
+		noise = fmax((hi - lo) / fabs(x), COMPARE_MIN_NOISE);
+	free(lo_f);
+	free(hi_f);
+	return noise;
+}
+
 /* Is record i one of those changed alone, among the n of read rd? */
 static int row_chosen(const struct eval_read *rd, size_t i)
 {
@@ -180,12 +202,7 @@ static void targets_make(struct teeth *t, const struct eval_reads *reads)
 			if (!cJSON_IsNumber(cell))
 				continue;
 			size_t k = row_index(er, rd->rows[i]);
-			/* Only a timed record has noise; the rest are exact. */
-			double noise = exact || !record_timed(rd->rows[i])
-			                   ? NAN
-			                   : fmax(compare_point_noise(t->b, t->repeat,
-			                                              rd->id, k),
-			                          COMPARE_MIN_NOISE);
+			double noise = exact ? NAN : cell_noise(t, rd, er, i, k);
 			target_add(target_get(t, xasprintf("every %s.%s", rd->id,
 			                                   rd->field), noise),
 			           cell);
