@@ -191,10 +191,14 @@ static void judge_eval(const struct chapter *ch, const struct inline_expr *e,
 	struct eval_facts f = {0};
 	f.memo = &jbd->memo;
 	char *err = NULL;
-	if (!e->tree) {
-		/* Reported where the chapter was read. */
+	if (!e->tree || e->need_cc < 0) {
+		/* Reported where the chapter was read: the page shows the same
+		 * error, never a value or a claim's mark. */
 		v->kind = VERDICT_ERROR;
-		v->why = xstrdup(e->parse_err ? e->parse_err : "empty '{{ }}'");
+		v->why = xstrdup(e->parse_err ? e->parse_err
+		                 : e->need_cc < 0 ? "'requires' names no compute "
+		                                    "capability"
+		                                  : "empty '{{ }}'");
 		return;
 	}
 	if (e->need_cc > 0 && !cc_meets(bundle_cc(b), e->need_cc)) {

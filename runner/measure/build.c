@@ -370,7 +370,7 @@ static int exper_plan(struct exper *e, struct bundle *b, const struct toolchain 
 	                                : bundle_get_meta(b, e->id);
 	size_t n;
 	char *escaped = NULL;
-	char **inputs = key_inputs(e, b, r, &n, &escaped);
+	char **inputs = key_inputs(e, r, &n, &escaped);
 	key_compute(e, building ? tc : NULL, inputs, n);
 	argv_free(inputs);
 	exper_commands(e, r, tc, !building);

@@ -186,8 +186,8 @@ out:
 	return files;
 }
 
-char **key_inputs(const struct exper *e, const struct bundle *b,
-                  const struct exp_result *r, size_t *n, char **escaped)
+char **key_inputs(const struct exper *e, const struct exp_result *r,
+                  size_t *n, char **escaped)
 {
 	char **files = NULL;
 	char root[PATH_MAX];
@@ -197,7 +197,6 @@ char **key_inputs(const struct exper *e, const struct bundle *b,
 		root[0] = '\0';
 	const cJSON *in = r->meta ? cJSON_GetObjectItem(r->meta, "inputs") : NULL;
 	const cJSON *f;
-	char *meta_path = NULL;
 	cJSON_ArrayForEach(f, in)
 	{
 		if (!cJSON_IsString(f))
@@ -221,16 +220,14 @@ char **key_inputs(const struct exper *e, const struct bundle *b,
 				bad = "is not a regular file";
 		}
 		if (bad) {
-			if (!meta_path)
-				meta_path = bundle_path(b, e->id, BF_META);
-			diag_at(meta_path, 0, "input '%s' %s; it is not read (experiment "
-			        "'%s' will run again)", f->valuestring, bad, e->id);
+			/* What another machine recorded is data, never a reason to
+			 * fail: a path that is not the project's is not read, and
+			 * the experiment is judged by its own sources. */
 			free(canon);
 			continue;
 		}
 		*ARRAY_PUSH(files, *n) = canon;
 	}
-	free(meta_path);
 	for (size_t i = 0; !*n && i < (e->sources ? e->nsources : 1); i++)
 		*ARRAY_PUSH(files, *n) = xstrdup(e->sources ? e->sources[i] : e->source);
 	*ARRAY_PUSH(files, *n) = NULL;

@@ -39,10 +39,12 @@
  * *n. An input that now resolves outside the project is left out, and the
  * first such one is described in *escaped ("header 'x' is outside the
  * project (it resolves to ...)"; caller frees; NULL when none) for the
- * caller to report at the experiment's directive.
+ * caller to report at the experiment's directive. An input the meta names
+ * that is no path of the project (absolute, climbing out), or no regular
+ * file, is data another machine recorded: left out, and not reported.
  */
-char **key_inputs(const struct exper *e, const struct bundle *b,
-                  const struct exp_result *r, size_t *n, char **escaped);
+char **key_inputs(const struct exper *e, const struct exp_result *r,
+                  size_t *n, char **escaped);
 
 /*
  * The prerequisites of a make-style dependency file's text, read as make

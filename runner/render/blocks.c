@@ -374,10 +374,8 @@ void block_html(struct page_ctx *c, const struct directive *d,
 		size_t len;
 		block_key(c, d, key);
 		const char *html = block_piece(c, d, key, &len, &fc);
-		if (html) {
-			piece_take(c, html, len, &fc, out);
+		if (html && piece_take(c, html, len, &fc, out) == 0)
 			return;
-		}
 	}
 	piece_make(c, keep ? key : NULL, block_make, d, out);
 }

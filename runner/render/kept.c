@@ -154,6 +154,23 @@ static struct line *lines_sorted(const char *text, size_t n, size_t *count)
 	return v;
 }
 
+/* Is each folder on the way from dir to its file rel a real folder, not
+ * a link? A link inside the site (site/data -> ../res) leads out of it:
+ * what the site once made is never removed through one. */
+static int no_link_between(const char *dir, const char *rel)
+{
+	int ok = 1;
+	for (const char *q = strchr(rel, '/'); ok && q; q = strchr(q + 1, '/')) {
+		char *sub = xstrndup(rel, (size_t)(q - rel));
+		char *path = path_join(dir, sub);
+		struct stat st;
+		ok = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		free(path);
+		free(sub);
+	}
+	return ok;
+}
+
 void kept_files_prune(struct store *st, const char *dir, const char *made,
                       size_t len)
 {
@@ -171,7 +188,8 @@ void kept_files_prune(struct store *st, const char *dir, const char *made,
 		char *rel = xstrndup(p, l.len);
 		/* A name the site could hold: relative, and never climbing out. */
 		if (l.len && !(nmade && bsearch(&l, sorted, nmade, sizeof l, line_cmp)) &&
-		    rel[0] != '/' && !strstr(rel, "..") && !strchr(rel, '\\')) {
+		    rel[0] != '/' && !strstr(rel, "..") && !strchr(rel, '\\') &&
+		    no_link_between(dir, rel)) {
 			char *path = path_join(dir, rel);
 			unlink(path);
 			free(path);

@@ -50,13 +50,18 @@ void piece_put(struct store *st, const char *key, const char *html,
 	buf_free(&b);
 }
 
-void piece_take(struct page_ctx *c, const char *html, size_t len,
-                const struct piece_counts *fc, struct buf *out)
+int piece_take(struct page_ctx *c, const char *html, size_t len,
+               const struct piece_counts *fc, struct buf *out)
 {
+	if (c->figures > PIECE_COUNT_MAX - fc->figures ||
+	    c->tables > PIECE_COUNT_MAX - fc->tables ||
+	    c->claims > PIECE_COUNT_MAX - fc->claims)
+		return -1;
 	buf_put(out, html, len);
 	c->figures += fc->figures;
 	c->tables += fc->tables;
 	c->claims += fc->claims;
+	return 0;
 }
 
 void piece_make(struct page_ctx *c, const char *key,

@@ -34,9 +34,11 @@ void piece_put(struct store *st, const char *key, const char *html,
                size_t len, const struct piece_counts *counts);
 
 /* Append a kept piece, html of len bytes, to out, and the counters fc it
- * added to c's. */
-void piece_take(struct page_ctx *c, const char *html, size_t len,
-                const struct piece_counts *fc, struct buf *out);
+ * added to c's: 0; or -1, taking nothing, when a counter would pass what
+ * a page can count (a cache that says otherwise is not believed: the
+ * piece is made again). */
+int piece_take(struct page_ctx *c, const char *html, size_t len,
+               const struct piece_counts *fc, struct buf *out);
 /* Make a piece with make(c, arg, out), appending it to out; when key is
  * not NULL and it was made without a problem, keep it under key in c's
  * store. */

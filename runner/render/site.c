@@ -517,6 +517,12 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	char digest[33];
 	book_digest(&s, digest);
 	s.xref = xref_new(bk, s.outline);
+	/* A title that holds a reference reads as the page shows it. */
+	for (size_t i = 0; i < n; i++) {
+		struct text_src src = {b, o->machines->jb, bk, s.store, s.xref,
+		                       bk->chs[i]};
+		outline_resolve(&src, bk->chs[i], &s.outline[i]);
+	}
 	char (*key)[33] = xcalloc(n ? n : 1, sizeof *key);
 	char (*skey)[33] = xcalloc(n ? n : 1, sizeof *skey);
 	for (size_t i = 0; i < n; i++) {

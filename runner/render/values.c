@@ -107,10 +107,8 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		free(facts);
 		struct piece_counts fc;
 		const char *html = piece_get(c->store, key, &len, &fc);
-		if (html) {
-			piece_take(c, html, len, &fc, out);
+		if (html && piece_take(c, html, len, &fc, out) == 0)
 			return;
-		}
 	}
 	piece_make(c, c->store ? key : NULL, value_make, e, out);
 }
@@ -364,6 +362,33 @@ void outline_make(const struct text_src *src, const struct chapter *ch,
 		pieces_text_of(src, ch, &ch->sections[i].words, &t);
 	ol->lead = t.len ? first_sentence(t.data) : NULL;
 	buf_free(&t);
+}
+
+/* Does p hold a reference ({{ref}})? */
+static int pieces_ref(const struct chapter *ch, const struct pieces *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].kind == PIECE_VALUE && ch->values[p->v[i].index].ref)
+			return 1;
+	return 0;
+}
+
+void outline_resolve(const struct text_src *t, const struct chapter *ch,
+                     struct outline *ol)
+{
+	for (size_t i = 0; i < ch->nsections; i++) {
+		if (!pieces_ref(ch, &ch->sections[i].title))
+			continue;
+		struct buf b = BUF_INIT;
+		pieces_text_of(t, ch, &ch->sections[i].title, &b);
+		buf_puts(&b, "");
+		free(ol->titles[i]);
+		ol->titles[i] = buf_detach(&b);
+		if ((int)i == ch->title_section) {
+			free(ol->title);
+			ol->title = xstrdup(ol->titles[i]);
+		}
+	}
 }
 
 void outline_free(struct outline *ol, size_t nsections)

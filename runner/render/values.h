@@ -48,6 +48,10 @@ void pieces_text_of(const struct text_src *t, const struct chapter *ch,
 /* Compute the outline of ch: titles, ids and lead. */
 void outline_make(const struct text_src *t, const struct chapter *ch,
                   struct outline *ol);
+/* Make again the titles of ol that hold a reference, now that t->xref
+ * knows what references name (ids stay as they were made). */
+void outline_resolve(const struct text_src *t, const struct chapter *ch,
+                     struct outline *ol);
 /* Free what ol holds (of a chapter of nsections sections). */
 void outline_free(struct outline *ol, size_t nsections);
 

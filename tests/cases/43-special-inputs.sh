@@ -52,7 +52,8 @@ grep -q '"/dev/zero"' res/up.meta.json || fail "the meta was not edited: $(cat r
 OUT=$(timeout 60 "$LABBOOK" build --results res --site site --templates "$ROOT/templates" --quiet --no-run 2>&1)
 RC=$?
 [ "$RC" = 124 ] && fail "build hung on a meta input"
-expect_rc 1
-expect_err "input '/dev/zero' is not a path inside the project"
-expect_err "input 'kernels/sq/pipe.c' is not a regular file"
-expect_err "input '../outside.c' is not a path inside the project"
+# What another machine recorded is data: inputs that are no file of this
+# project are not read, and never fail the build.
+expect_rc 0
+expect_no_err "/dev/zero"
+expect_no_err "outside.c"

@@ -1,8 +1,10 @@
 /* The one cache (store.h): entries by key, kept while used, and a file
  * that is not intact trusted for nothing. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/store.h"
 #include "base/util.h"
 #include "render/piece.h"
@@ -108,11 +110,30 @@ TEST(test_piece_untrusted)
 	unlink(path);
 }
 
+TEST(test_piece_sums)
+{
+	/* Pieces each in range whose counts would pass a page's range summed
+	 * are not taken: the page makes them again. */
+	struct page_ctx c;
+	memset(&c, 0, sizeof c);
+	struct piece_counts big = {100000, 0, 0};
+	struct buf out = BUF_INIT;
+	CHECK(piece_take(&c, "<p>a</p>", 8, &big, &out) == 0);
+	CHECK(c.figures == 100000 && out.len == 8);
+	CHECK(piece_take(&c, "<p>b</p>", 8, &big, &out) != 0);
+	CHECK(c.figures == 100000 && out.len == 8);
+	struct piece_counts one = {0, 1, 1};
+	CHECK(piece_take(&c, "<p>c</p>", 8, &one, &out) == 0);
+	CHECK(c.tables == 1 && c.claims == 1);
+	buf_free(&out);
+}
+
 TEST_MAIN({
 	snprintf(path, sizeof path, "/tmp/labbook-store-test.%d", (int)getpid());
 	RUN(test_store_round_trip);
 	RUN(test_store_keeps_what_is_used);
 	RUN(test_store_untrusted);
 	RUN(test_piece_untrusted);
+	RUN(test_piece_sums);
 	unlink(path);
 })
