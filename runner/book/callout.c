@@ -45,6 +45,25 @@ static int answer_line(const char *s, size_t n)
 	return n == 8 && !strncmp(s, "{answer}", 8);
 }
 
+/* A fence line of n bytes at s: its character (` or ~) and length in *c
+ * and *len, and its info string's start in *info; 0 when it is none. */
+static int fence_line(const char *s, size_t n, char *c, size_t *len,
+                      const char **info)
+{
+	size_t i = 0;
+	while (i < n && i < 3 && s[i] == ' ')
+		i++;
+	size_t k = i;
+	while (k < n && (s[k] == '`' || s[k] == '~') && s[k] == s[i])
+		k++;
+	if (k - i < 3)
+		return 0;
+	*c = s[i];
+	*len = k - i;
+	*info = s + k;
+	return 1;
+}
+
 /* The label after the braces: letters, digits, '_' and '-'. */
 static int label_ok(const char *s)
 {
@@ -78,12 +97,34 @@ int callout_split(const char *path, int line, const char *info,
 	p->question = body;
 	p->question_len = strlen(body);
 	int at = line, first = 0;
+	char fc = 0;
+	size_t flen = 0;
 	for (const char *s = body, *next; *s; s = next) {
 		const char *nl = strchr(s, '\n');
 		size_t n = nl ? (size_t)(nl - s) : strlen(s);
 		next = s + n + (nl ? 1 : 0);
 		at++;
-		if (!answer_line(s, n))
+		/* What a fence inside holds is its own: an {answer} there is
+		 * not this callout's, and an exercise cannot hold another. */
+		char c;
+		size_t len;
+		const char *info;
+		if (fence_line(s, n, &c, &len, &info)) {
+			if (!fc) {
+				fc = c;
+				flen = len;
+				while (*info == ' ')
+					info++;
+				if (kind == CALLOUT_EXERCISE && !strncmp(info, "{exercise}", 10))
+					diag_keep(err, path, at, "an {exercise} inside an "
+					          "{exercise}: exercises do not nest; close "
+					          "this one before the next opens");
+			} else if (c == fc && len >= flen) {
+				fc = 0;
+			}
+			continue;
+		}
+		if (fc || !answer_line(s, n))
 			continue;
 		if (kind != CALLOUT_EXERCISE)
 			diag_keep(err, path, at, "{answer} belongs in an {exercise}, "

@@ -222,29 +222,9 @@ static void table_replace(struct parse *p, cmark_node *node, cmark_llist *exts)
 	free(tok);
 }
 
-/* Is line (1-based) of the source a fence that closes one of c x len? */
-static int fence_closes(const struct parse *p, int line, char c, int len)
-{
-	if (line < 1 || (size_t)line > p->nlines)
-		return 0;
-	const char *s = p->lines[line - 1];
-	const char *e = (size_t)line < p->nlines ? p->lines[line] : p->src + p->len;
-	while (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
-		s++;
-	int k = 0;
-	while (s < e && *s == c) {
-		s++;
-		k++;
-	}
-	if (k < len)
-		return 0;
-	for (; s < e; s++)
-		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
-			return 0;
-	return 1;
-}
-
-/* A fence that is never closed runs to the end: say so at the fence. */
+/* A fence that is never closed runs to the end of the document: say so
+ * at the fence. One that its container closes (the end of a block quote
+ * or a list item) is closed, as CommonMark has it. */
 static int fence_unclosed(struct parse *p, cmark_node *node)
 {
 	int len = 0, offset = 0;
@@ -253,7 +233,10 @@ static int fence_unclosed(struct parse *p, cmark_node *node)
 		return 0;
 	int start = p->line_base + cmark_node_get_start_line(node);
 	int end = p->line_base + cmark_node_get_end_line(node);
-	return end <= start || !fence_closes(p, end, c, len);
+	return (end <= start ||
+	        !source_fence_closes(p->lines, p->nlines, p->src + p->len, end, c,
+	                             len)) &&
+	       source_rest_blank(p->lines, p->nlines, p->src + p->len, end);
 }
 
 /* A directive, or a malformed callout (error: why, reported; taken). */

@@ -20,6 +20,16 @@
  * with "…" so a reader knows there was more. (Columns are counted as
  * UTF-8 characters.)
  */
+/* Two median times and their difference in percent, in the table's
+ * columns: a number too large for them is printed with an exponent. */
+static void put_times(FILE *out, double x, double y, double d)
+{
+	const double *t[] = {&x, &y};
+	for (int i = 0; i < 2; i++)
+		fprintf(out, fabs(*t[i]) < 1e5 ? " %10.4f" : " %10.3e", *t[i]);
+	fprintf(out, fabs(d) < 1e5 ? " %+7.2f%%" : " %+7.1e%%", d);
+}
+
 static void put_col(FILE *out, const char *s, int width)
 {
 	size_t chars = 0, i = 0, cut_at = 0;
@@ -369,6 +379,7 @@ static int compare_json_write(const struct compare_opts *o, const struct bundle 
 	cJSON_AddNumberToObject(sum, "host_bound", (double)host);
 	cJSON_AddNumberToObject(sum, "throttled", (double)throttled);
 	cJSON_AddItemToObject(doc, "points", points);
+	json_utf8_fix(doc);
 	char *text = cJSON_Print(doc);
 	cJSON_Delete(doc);
 	int rc = 0;
@@ -484,7 +495,8 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 					put_col(out, ids[i], 12);
 					fputc(' ', out);
 					put_col(out, pa, 48);
-					fprintf(out, " %10.4f %10.4f %+7.2f%%  (%s)\n", x, y, d,
+					put_times(out, x, y, d);
+					fprintf(out, "  (%s)\n",
 					        got == COMPARE_HOST        ? "host"
 					        : got == COMPARE_THROTTLED ? "lowered clock"
 					                                   : "short");
@@ -516,7 +528,7 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 				put_col(out, ids[i], 12);
 				fputc(' ', out);
 				put_col(out, pa, 48);
-				fprintf(out, " %10.4f %10.4f %+7.2f%%", x, y, d);
+				put_times(out, x, y, d);
 				if (flat)
 					fprintf(out, "%s\n", v != COMPARE_WITHIN ? "  <-- over" : "");
 				else

@@ -257,3 +257,31 @@ int record_same_point(const cJSON *a, const cJSON *b)
 	}
 	return 1;
 }
+
+/* s made valid UTF-8 (caller frees), or NULL when it is already. */
+static char *utf8_fixed(const char *s)
+{
+	int line;
+	size_t n = strlen(s), len;
+	return utf8_valid(s, n, &line) ? NULL : text_make_safe(s, n, &len);
+}
+
+void json_utf8_fix(cJSON *item)
+{
+	for (; item; item = item->next) {
+		char *k = item->string ? utf8_fixed(item->string) : NULL;
+		if (k && !(item->type & cJSON_StringIsConst)) {
+			free(item->string);
+			item->string = k;
+		} else {
+			free(k);
+		}
+		char *v = cJSON_IsString(item) && item->valuestring
+		              ? utf8_fixed(item->valuestring) : NULL;
+		if (v) {
+			free(item->valuestring);
+			item->valuestring = v;
+		}
+		json_utf8_fix(item->child);
+	}
+}

@@ -317,4 +317,9 @@ void bundle_result_clear(struct exp_result *r);
  * kept in b->last_build; NULL when none does. Borrowed from b. */
 const char *bundle_last_build(struct bundle *b);
 
+/* Make every string of item, keys included, valid UTF-8 (invalid bytes
+ * become U+FFFD, text_make_safe), so that JSON written from a bundle's
+ * text is JSON whatever the bundle holds. */
+void json_utf8_fix(cJSON *item);
+
 #endif

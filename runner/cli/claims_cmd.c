@@ -145,6 +145,7 @@ static cJSON *claim_json(const struct judged_book *jb, struct bundle **bs,
 /* Write doc to path ("-": stdout); 0 or -1 (reported). */
 static int json_out(cJSON *doc, const char *path)
 {
+	json_utf8_fix(doc);
 	char *text = cJSON_Print(doc);
 	int rc = 0;
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "measure/explain.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,32 @@
 #include "measure/machine.h"
 #include "measure/toolchain.h"
 #include "measure/why.h"
+
+/* printf to stdout, with each control byte but a newline of what a bundle
+ * or a chapter said (a meta's text) shown as \xNN: a terminal is never
+ * driven by it. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT, t = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	for (const char *line = b.data ? b.data : "", *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+		buf_puts_term(&t, one);
+		free(one);
+		if (!nl)
+			break;
+		buf_putc(&t, '\n');
+	}
+	fputs(t.data ? t.data : "", stdout);
+	buf_free(&b);
+	buf_free(&t);
+}
 
 #define EXPLAIN_NEAREST 3
 
@@ -86,7 +113,7 @@ static struct exper *explain_find(const struct book *bk, const char *id)
 		free(again);
 		free(base);
 		if (e) {
-			printf("%s is made by the build of experiment '%s'; it runs "
+			say("%s is made by the build of experiment '%s'; it runs "
 			       "when '%s' runs.\n", id, e->id, e->id);
 			return e;
 		}
@@ -104,7 +131,7 @@ static struct exper *explain_find(const struct book *bk, const char *id)
 static void print_lines(char *const *lines)
 {
 	for (; lines && *lines; lines++)
-		printf("  - %s\n", *lines);
+		say("  - %s\n", *lines);
 }
 
 /* Where and when the results in b were recorded, as a clause. */
@@ -124,29 +151,29 @@ static void explain_rendered(const struct exper *e, const struct bundle *b,
                              const cJSON *meta, const struct toolchain *tc,
                              const char *why)
 {
-	printf("%s (%s:%d) will not run on the next build: %s.\n", e->id,
+	say("%s (%s:%d) will not run on the next build: %s.\n", e->id,
 	       e->ch->path, e->dir->line, why);
 	if (!meta) {
-		printf("It has no results in %s, so its page will say it was not "
+		say("It has no results in %s, so its page will say it was not "
 		       "measured.\n", b->dir);
 		return;
 	}
 	char *where = recorded_words(b, meta);
-	printf("Its page is rendered from the results recorded in %s.\n", where);
+	say("Its page is rendered from the results recorded in %s.\n", where);
 	free(where);
 	size_t n;
 	char **lines = why_changed(e, b, meta, NULL, &n);
 	if (n) {
-		printf("Since they were recorded (its box will say they changed):\n");
+		say("Since they were recorded (its box will say they changed):\n");
 		print_lines(lines);
 	} else {
-		printf("Its source, headers, inputs, arguments and flags are as they "
+		say("Its source, headers, inputs, arguments and flags are as they "
 		       "were when they were recorded.\n");
 	}
 	argv_free(lines);
 	const char *had = meta_text(b->machine, "nvcc");
 	if (e->cuda && had && tc->nvcc_version && strcmp(had, tc->nvcc_version))
-		printf("nvcc here is '%s'; they were made with '%s'.\n",
+		say("nvcc here is '%s'; they were made with '%s'.\n",
 		       tc->nvcc_version, had);
 }
 
@@ -155,13 +182,13 @@ static void explain_cached(const struct exper *e, const struct bundle *b,
                            const cJSON *meta, const struct toolchain *tc)
 {
 	const char *date = meta_text(meta, "date"), *build = meta_text(meta, "build");
-	printf("%s (%s:%d) is cached: nothing its key covers changed since it ran "
+	say("%s (%s:%d) is cached: nothing its key covers changed since it ran "
 	       "%s%s%s%s.\n", e->id, e->ch->path, e->dir->line,
 	       date ? "on " : "", date ? date : "in an earlier build",
 	       build ? ", in the build of " : "", build ? build : "");
 	if (!machine_is_here(b, tc)) {
 		char *machine = result_state_machine(b, meta_text(meta, "host"));
-		printf("Its results were measured on another machine (%s); its key "
+		say("Its results were measured on another machine (%s); its key "
 		       "covers %s, not the host.\n", machine,
 		       e->cuda ? "the GPU, its driver and nvcc" : "the C compiler");
 		free(machine);
@@ -170,15 +197,15 @@ static void explain_cached(const struct exper *e, const struct bundle *b,
 	                                                          "ran_because")
 	                        : NULL;
 	if (!cJSON_IsArray(ran) || !cJSON_GetArraySize(ran)) {
-		printf("Its results do not say why it ran then (they were recorded "
+		say("Its results do not say why it ran then (they were recorded "
 		       "before labbook kept that).\n");
 		return;
 	}
-	printf("It ran then because:\n");
+	say("It ran then because:\n");
 	const cJSON *w;
 	cJSON_ArrayForEach(w, ran)
 		if (cJSON_IsString(w))
-			printf("  - %s\n", w->valuestring);
+			say("  - %s\n", w->valuestring);
 }
 
 int book_explain(struct book *bk, struct bundle *b, const char *id,
@@ -197,25 +224,25 @@ int book_explain(struct book *bk, struct bundle *b, const char *id,
 	int go = book_plan_exper(e, b, &tc, o);
 	const cJSON *meta = bundle_get_meta(b, e->id)->meta;
 	if (go < 0) {
-		printf("%s (%s:%d) will fail on the next build: %s.\n", e->id,
+		say("%s (%s:%d) will fail on the next build: %s.\n", e->id,
 		       e->ch->path, e->dir->line, e->why ? e->why : "see above");
 	} else if (lacks) {
 	{
 		char w[48];
-		printf("%s (%s:%d) will not run here: it needs compute capability "
+		say("%s (%s:%d) will not run here: it needs compute capability "
 		       "%s.\n", e->id, e->ch->path, e->dir->line,
 		       cc_need_words(e->need_cc, w, sizeof w));
 	}
 	} else if (go && e->cuda && !o->compile_only && machine_check(b, &tc)) {
-		printf("%s (%s:%d) will not run on the next build: %s was measured "
+		say("%s (%s:%d) will not run on the next build: %s was measured "
 		       "on another GPU (see above).\n", e->id, e->ch->path,
 		       e->dir->line, b->dir);
 	} else if (go) {
-		printf("%s (%s:%d) will %s on the next build, because:\n", e->id,
+		say("%s (%s:%d) will %s on the next build, because:\n", e->id,
 		       e->ch->path, e->dir->line,
 		       o->compile_only ? "be compiled" : "run");
 		if (o->compile_only)
-			printf("  - --compile-only compiles every experiment\n");
+			say("  - --compile-only compiles every experiment\n");
 		print_lines(e->reasons);
 	} else if (!o->run && !o->compile_only) {
 		explain_rendered(e, b, meta, &tc, "--no-run runs nothing");
