@@ -187,6 +187,15 @@ void table_html(struct page_ctx *c, const struct directive *d,
 			opt = "sort";
 		}
 	}
+	for (size_t i = 0; !msg && i < r->nrows; i++)
+		if (filter_match(where, r->rows[i]))
+			*ARRAY_PUSH(rows, nrows) = r->rows[i];
+	/* As a chart says when it has nothing to draw. */
+	if (!msg && !nrows && dir_opt(d, "where")) {
+		msg = xasprintf("table: no records of '%s' meet its where: (%s)",
+		                data, dir_opt(d, "where"));
+		opt = "where";
+	}
 	if (msg && id)
 		buf_printf(out, "<span id=\"%s\"></span>", id);
 	if (msg && data_outdated(c, data)) {
@@ -214,9 +223,6 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		c->errors++;
 		goto out;
 	}
-	for (size_t i = 0; i < r->nrows; i++)
-		if (filter_match(where, r->rows[i]))
-			*ARRAY_PUSH(rows, nrows) = r->rows[i];
 	if (sort && nrows > 1) {
 		sort_field = sort_copy;
 		qsort(rows, nrows, sizeof *rows, cmp_rows);

@@ -58,3 +58,19 @@ build
 expect_rc 0
 expect_file res/sq2.jsonl
 expect_file res/sq2.meta.json
+
+# A table whose where: meets no record says so, at that line, as a chart
+# does; it is not shown empty.
+cat >> chapters/01-a.md <<'MD'
+
+```{table}
+data: sq
+columns: n, y
+where: n > 100
+```
+MD
+build
+expect_rc 1
+line=$(grep -n 'where: n > 100' chapters/01-a.md | cut -d: -f1)
+expect_err "chapters/01-a.md:$line: error: table: no records of 'sq' meet its where: (n > 100)"
+expect_html a.html 'This table could not be made:'
