@@ -51,7 +51,7 @@ const char usage_build[] =
 	"  --compile-timeout S  per-compile timeout in seconds (default 600)\n"
 	"  --runs N          run every experiment in N separate processes (1 to 100),\n"
 	"                    in rounds, and keep the median run of each point\n"
-	"                    (default: the chapter's runs: option, else 3)\n"
+	"                    (default 3); a directive's runs: wins over it\n"
 	"  --compare DIR     put the bundle DIR beside the one rendered: a Machines\n"
 	"                    page, the claims on every machine, charts that ask\n"
 	"                    for several machines (repeatable)\n"

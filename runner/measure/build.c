@@ -300,7 +300,9 @@ static int exper_check(struct exper *e, const struct run_opts *o)
 		exper_fail(e, xasprintf("runs: '%s' is out of range", runs));
 		return -1;
 	}
-	e->runs = o->runs ? o->runs : runs ? (int)n : DEFAULT_RUNS;
+	/* An option a directive and the command line both set: the
+	 * directive's wins, the command line's is the default (as timeout:). */
+	e->runs = runs ? (int)n : o->runs ? o->runs : DEFAULT_RUNS;
 	const char *t = dir_opt(e->dir, "timeout");
 	double secs;
 	if (t && parse_double(t, 0.001, TIMEOUT_MAX, &secs) != 0) {
