@@ -74,6 +74,7 @@ struct plot {
 	int marks;           /* then one layer of rings, if any; then limits */
 	struct hover *hover;
 	size_t nhover;
+	char *values;     /* every point as rows of a table (HTML), or NULL */
 	double *limit_fy; /* each limit's height in the plot area (0 to 1), the
 	                     last nlimits layers' */
 	size_t nlimits;

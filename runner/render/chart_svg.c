@@ -65,8 +65,98 @@ static double axis_frac(double v, double lo, double hi, int logb)
 	return (chart_axis_t(v, logb) - a) / (z - a);
 }
 
+/* A header cell: the axis' label, else its field, and its unit. */
+static void values_th(struct buf *b, const char *label, const char *field,
+                      const char *unit, int num)
+{
+	buf_puts(b, num ? "<th class=\"num\">" : "<th>");
+	buf_puts_html(b, label ? label : field);
+	if (unit && !label) {
+		buf_puts(b, " (");
+		buf_puts_html(b, unit);
+		buf_puts(b, ")");
+	}
+	buf_puts(b, "</th>");
+}
+
+/*
+ * The points as the rows of a table, in the legend's order: the series,
+ * x, y with its unit, the spread, the runs and repetitions behind each;
+ * what a point's title says, for a reader who cannot hover.
+ */
+static char *values_table(const struct chart *c)
+{
+	int err = 0, runs = 0, reps = 0;
+	for (size_t s = 0; s < c->nser; s++)
+		for (size_t k = 0; k < c->ser[s].n; k++) {
+			const struct point *p = &c->ser[s].pts[k];
+			err |= p->has_err;
+			runs |= p->runs > 0;
+			reps |= p->reps > 0;
+		}
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "<thead><tr>");
+	if (c->sf)
+		values_th(&b, NULL, c->sf, NULL, 0);
+	values_th(&b, c->xlabel, c->xf, c->bars ? NULL : c->xunit, !c->bars);
+	values_th(&b, c->ylabel, c->yf, NULL, 1);
+	if (err)
+		buf_puts(&b, "<th class=\"num\">spread</th>");
+	if (runs)
+		buf_puts(&b, "<th class=\"num\">runs</th>");
+	if (reps)
+		buf_puts(&b, "<th class=\"num\">repetitions</th>");
+	buf_puts(&b, "</tr></thead>\n<tbody>\n");
+	for (size_t s = 0; s < c->nser; s++) {
+		const struct series *sr = &c->ser[s];
+		for (size_t k = 0; k < sr->n; k++) {
+			const struct point *p = &sr->pts[k];
+			struct buf v = BUF_INIT;
+			buf_puts(&b, "<tr>");
+			if (c->sf) {
+				buf_puts(&b, "<td>");
+				buf_puts_html(&b, sr->title);
+				buf_puts(&b, "</td>");
+			}
+			if (c->bars)
+				buf_puts(&v, chart_cat_title(c, (size_t)p->x));
+			else
+				x_put(&v, c, p->x);
+			buf_puts(&b, c->bars ? "<td>" : "<td class=\"num\">");
+			buf_puts_html(&b, v.data ? v.data : "");
+			v.len = 0;
+			chart_value_put(&v, p->y, c->yunit);
+			buf_puts(&b, "</td><td class=\"num\">");
+			buf_puts_html(&b, v.data);
+			buf_puts(&b, "</td>");
+			if (err) {
+				buf_puts(&b, "<td class=\"num\">");
+				if (p->has_err) {
+					char *lo = plot_value_text(p->lo, NULL);
+					char *hi = plot_value_text(p->hi, NULL);
+					buf_puts_html(&b, lo);
+					buf_puts(&b, "\xe2\x80\x93");
+					buf_puts_html(&b, hi);
+					free(lo);
+					free(hi);
+				}
+				buf_puts(&b, "</td>");
+			}
+			if (runs)
+				buf_printf(&b, "<td class=\"num\">%.0f</td>", p->runs);
+			if (reps)
+				buf_printf(&b, "<td class=\"num\">%.0f</td>", p->reps);
+			buf_puts(&b, "</tr>\n");
+			buf_free(&v);
+		}
+	}
+	buf_puts(&b, "</tbody>");
+	return buf_detach(&b);
+}
+
 void chart_hover_make(const struct chart *c, struct plot *out)
 {
+	out->values = values_table(c);
 	const char *t = dir_opt(c->d, "title");
 	if (!t)
 		t = dir_opt(c->d, "caption");
@@ -299,11 +389,11 @@ static void hover_layer(const struct plot *p, struct buf *out)
 			if (h->fw) {
 				double base = b[3] - h->fb * ph;
 				buf_printf(out, "\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				           "height=\"%.1f\">", x - h->fw * pw / 2, fmin(y, base),
-				           h->fw * pw, fabs(base - y));
+				           "height=\"%.1f\" tabindex=\"0\">", x - h->fw * pw / 2,
+				           fmin(y, base), h->fw * pw, fabs(base - y));
 			} else {
-				buf_printf(out, "\n<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\">",
-				           x, y, HOVER_R);
+				buf_printf(out, "\n<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" "
+				           "tabindex=\"0\">", x, y, HOVER_R);
 			}
 			buf_puts(out, "<title>");
 			buf_puts_html(out, h->title);
@@ -320,4 +410,17 @@ void chart_hover_html(const struct plot *p, struct buf *out)
 	if (!p->boxed || !p->nhover)
 		return;
 	hover_layer(p, out);
+}
+
+void chart_values_html(const struct plot *p, const char *id,
+                       const char *label, struct buf *out)
+{
+	if (!p->values)
+		return;
+	buf_printf(out, "<details class=\"chart-data\" id=\"values-%s\"><summary>",
+	           id);
+	buf_puts_html(out, label);
+	buf_puts(out, "</summary>\n<div class=\"table-wrap\"><table class=\"records\">\n");
+	buf_puts(out, p->values);
+	buf_puts(out, "\n</table></div></details>\n");
 }

@@ -79,17 +79,18 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 			buf_puts(out, ".</p>\n");
 		}
 		/* Phones get the narrow drawing: its text stays legible. The
-		 * hover layers lie over the drawing in a frame of its size. */
-		buf_printf(out, "<a class=\"chart-full\" href=\"%s\"><span "
+		 * hover layers lie over the drawing in a frame of its size; the
+		 * drawing is no link, so a tap reaches a point (chart.js). */
+		buf_printf(out, "<div class=\"chart-full\"><span "
 		           "class=\"chart-frame\"><picture>"
 		           "<source media=\"(max-width: 36rem)\" srcset=\"%s\" "
 		           "width=\"%d\" height=\"%d\"><img src=\"%s\" width=\"%d\" "
-		           "height=\"%d\" loading=\"lazy\" alt=\"", p.svg, p.svg_narrow,
+		           "height=\"%d\" loading=\"lazy\" alt=\"", p.svg_narrow,
 		           p.narrow_width, p.narrow_height, p.svg, p.width, p.height);
 		buf_puts_html(out, p.alt ? p.alt : d->id);
 		buf_puts(out, "\"></picture>");
 		chart_hover_html(&p, out);
-		buf_puts(out, "</span></a>\n");
+		buf_puts(out, "</span></div>\n");
 		c->s->st->charts_drawn += p.redrawn;
 	}
 	if (p.note) {
@@ -118,10 +119,25 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 	if (p.nwrong)
 		buf_printf(out, " <strong>%zu record%s marked wrong left out.</strong>",
 		           p.nwrong, p.nwrong > 1 ? "s" : "");
+	/* The values as a table (folded after the figure), as files, and the
+	 * drawing alone. */
+	const char *sep = " ";
+	if (p.values && p.drawn) {
+		buf_printf(out, " <a href=\"#values-%s\">Table</a>", d->id);
+		sep = " · ";
+	}
 	if (p.csv)
-		buf_printf(out, " <a href=\"%s\">CSV</a> · <a href=\"%s\">gnuplot "
-		           "script</a>", p.csv, p.gp);
+		buf_printf(out, "%s<a href=\"%s\">CSV</a> · <a href=\"%s\">gnuplot "
+		           "script</a>", sep, p.csv, p.gp);
+	if (p.drawn)
+		buf_printf(out, " · <a href=\"%s\">SVG</a>", p.svg);
 	buf_puts(out, "</span></figcaption>\n</figure>\n");
+	if (p.drawn) {
+		char *label = xasprintf("The values of Figure %d.%d",
+		                        (int)c->index + 1, c->figures);
+		chart_values_html(&p, d->id, label, out);
+		free(label);
+	}
 	plot_free(&p);
 }
 

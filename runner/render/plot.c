@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "render/chart.h"
 #include "judge/judge.h"
 #include "render/chart_svg.h"
 #include "render/gnuplot.h"
@@ -54,6 +53,7 @@ void plot_free(struct plot *p)
 	for (size_t i = 0; i < p->nhover; i++)
 		free(p->hover[i].title);
 	free(p->hover);
+	free(p->values);
 	free(p->limit_fy);
 	memset(p, 0, sizeof *p);
 }

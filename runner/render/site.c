@@ -235,7 +235,8 @@ static int copy_assets(const struct site_ctx *s)
 	const struct site_opts *o = s->o;
 	int rc = 0, dummy = 0;
 	char *dst;
-	static const char *assets[] = {"style.css", "print.css", "search.js"};
+	static const char *assets[] = {"style.css", "print.css", "search.js",
+	                               "chart.js"};
 	for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
 		char *src = path_join(o->templates, assets[i]);
 		dst = path_join(o->dir, assets[i]);
