@@ -61,7 +61,7 @@ TESTS = $(patsubst tests/unit/%.c,$(BUILD)/test/%,$(wildcard tests/unit/*.c))
 DEPS  = $(OBJS:.o=.d) $(TESTS:=.d)
 LABBOOK = $(BUILD)/labbook
 FUZZERS = $(patsubst fuzz_%.c,%,$(notdir $(FUZZ_SRCS)))
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 600
 # make check-loaded: how many times the suite runs under load.
 LOADED_RUNS ?= 20
 
