@@ -24,8 +24,9 @@ PY
 build --no-run --strict
 expect_rc 0
 expect_no_err "claim does not hold"
-expect_html launch.html "All 14 claims this chapter makes hold on the card these numbers come from."
-expect_html dynamic.html "All 4 claims this chapter makes hold"
+claims_in() { grep -o '{{check' "chapters/$1" | wc -l; }
+expect_html launch.html "All $(claims_in 15-launch.md) claims this chapter makes hold on the card these numbers come from."
+expect_html dynamic.html "All $(claims_in 08-dynamic.md) claims this chapter makes hold"
 grep -q 'class="inline-error"\|class="error-box"\|not measured on this machine' site/launch.html site/dynamic.html &&
 	fail "a page shows an error or a value not measured"
 
@@ -46,18 +47,27 @@ line_of() { grep -nF -- "$2" "chapters/$1" | head -n 1 | cut -d: -f1; }
 set_record device 0 us 1.0
 build --no-run --strict
 expect_rc 1
-expect_err "chapters/08-dynamic.md:$(line_of 08-dynamic.md '{{check launch.us[method=device, us_set=0] > launch.us[method=host, us_set=0]}}'): error: claim does not hold on res"
-expect_err "chapters/15-launch.md:$(line_of 15-launch.md '{{check launch.us[method=device, us_set=0] > launch.us[method=host, us_set=0] &&'): error: claim does not hold on res"
+expect_err "chapters/08-dynamic.md:$(line_of 08-dynamic.md '{{check launch.us[method=device, us_set=0] > 1.5 * launch.us[method=stream, us_set=0]'): error: claim does not hold on res"
+expect_err "chapters/15-launch.md:$(line_of 15-launch.md '{{check launch.us[method=device, us_set=0] > 1.5 * launch.us[method=stream, us_set=0] &&'): error: claim does not hold on res"
 cp "$ROOT/tests/fixtures/launch-h100.jsonl" res/launch.jsonl
 
 set_record stream 16 us 25.0
 build --no-run
 expect_rc 0
-expect_err "chapters/15-launch.md:$(line_of 15-launch.md '{{check abs(launch.us[method=stream, us_set=16] / (launch.us[method=stream, us_set=0]'): warning: claim does not hold on res"
+expect_err "chapters/15-launch.md:$(line_of 15-launch.md '{{check abs(launch.us[method=host, us_set=16] / launch.us[method=stream, us_set=16] - 1)'): warning: claim does not hold on res"
 [ "$(printf '%s\n' "$OUT" | grep -c 'claim does not hold')" -ge 1 ] || fail "no claim failed: $OUT"
 expect_html launch.html "claims this chapter makes do not hold"
 cp "$ROOT/tests/fixtures/launch-h100.jsonl" res/launch.jsonl
 
-set_record stream 0 us 6.0
+# A reduction of 16384 elements faster than two launches' cost: the
+# floor the chapter explains its small sizes by is crossed.
+python3 - <<'PY'
+import json
+rows = [json.loads(l) for l in open("res/reduce.jsonl")]
+for r in rows:
+    if r.get("n") == 16384:
+        r["ms"] = 0.0001
+open("res/reduce.jsonl", "w").write("".join(json.dumps(r) + "\n" for r in rows))
+PY
 build --no-run
-expect_err "chapters/15-launch.md:$(line_of 15-launch.md '{{check 1000 * min(reduce.ms[n=16384]) > 0.9 * 2 * launch.us[method=stream, us_set=0]'): warning: claim does not hold on res"
+expect_err "chapters/15-launch.md:$(line_of 15-launch.md '{{check 1000 * min(reduce.ms[n=16384]) > 0.75 * 2 * median(launch.over_us'): warning: claim does not hold on res"
