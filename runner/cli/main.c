@@ -37,6 +37,7 @@
 #include "cli/lock.h"
 #include "cli/explain_cmd.h"
 #include "cli/claims_cmd.h"
+#include "cli/history_cmd.h"
 #include "cli/root.h"
 #include "cli/usage.h"
 
@@ -48,7 +49,7 @@ enum {
 	OPT_KEEP_GOING, OPT_GPUS, OPT_TIMEOUT, OPT_COMPILE_TIMEOUT, OPT_RUNS,
 	OPT_QUIET, OPT_PROGRESS, OPT_HELP, OPT_MAX_DIFF, OPT_MIN_MS, OPT_ALL,
 	OPT_MIN_DIFF, OPT_MAX_NOISE, OPT_REPEAT, OPT_JSON, OPT_COMPARE, OPT_STRICT, OPT_LIVE,
-	OPT_LINK, OPT_STATS,
+	OPT_LINK, OPT_STATS, OPT_HISTORY,
 };
 
 static const struct option build_options[] = {
@@ -75,6 +76,7 @@ static const struct option build_options[] = {
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"live", no_argument, NULL, OPT_LIVE},
 	{"link", required_argument, NULL, OPT_LINK},
+	{"history", required_argument, NULL, OPT_HISTORY},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -125,7 +127,7 @@ static int cmd_build(int argc, char **argv)
 {
 	const char *chapters = "chapters", *results = "results/local",
 	           *site = "site", *templates = NULL, *title = "labbook",
-	           *root = NULL;
+	           *root = NULL, *history = NULL;
 	struct run_opts ro = {0};
 	int no_site = 0, keep_going = 0, chapters_given = 0, results_given = 0;
 	int live = 0;
@@ -162,6 +164,7 @@ static int cmd_build(int argc, char **argv)
 		case OPT_COMPARE: *ARRAY_PUSH(compare, ncompare) = optarg; break;
 		case OPT_STRICT: strict = 1; break;
 		case OPT_STATS: stats = 1; break;
+		case OPT_HISTORY: history = optarg; break;
 		case OPT_LINK:
 			if (!link_ok(optarg)) {
 				usage_fail("build ", "--link wants 'URL|TEXT', a link and "
@@ -305,10 +308,12 @@ static int cmd_build(int argc, char **argv)
 		        plural(jb.nbundles), jb.evaluated, jb.kept, jb.perturbed);
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
+		struct history_site *hist = history ? history_site_open(history) : NULL;
 		struct site_opts so = {site, templates ? templates : found, title,
 		                       bk.gpu, &ms, live, strict, links, nlinks,
-		                       store};
+		                       store, hist};
 		site_rc = site_render(&bk, b, &so, &st);
+		history_site_free(hist);
 		free(found);
 	}
 	if (store_close(store) != 0)
@@ -583,6 +588,8 @@ int main(int argc, char **argv)
 		return explain_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "claims"))
 		return claims_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "history"))
+		return history_main(argc - 1, argv + 1);
 	return usage_fail("", "unknown command '%s'; commands: build, watch, "
-	                   "explain, eval, compare, claims, init", argv[1]);
+	                   "explain, eval, compare, history, claims, init", argv[1]);
 }

@@ -14,6 +14,8 @@ const char usage_labbook[] =
 	"       labbook eval [--results DIR] 'EXPR [%fmt]'\n"
 	"                                        print the value of an expression\n"
 	"       labbook compare A B [options]    compare two results bundles\n"
+	"       labbook history BUNDLE [options] a bundle over the commits that\n"
+	"                                        recorded it: which points moved, when\n"
 	"       labbook claims [options]         every claim: whether it holds, its\n"
 	"                                        margin against the noise, its teeth\n"
 	"       labbook init [--force] DIR       write a starter book into DIR\n"
@@ -66,7 +68,9 @@ const char usage_build[] =
 	"  --live            pages reload themselves after each build of labbook\n"
 	"                    watch, which gives it and prints the summary itself\n"
 	"  --link 'URL|TEXT' one more link on the index page, e.g. to a manual\n"
-	"                    beside the book (repeatable)\n";
+	"                    beside the book (repeatable)\n"
+	"  --history BUNDLE  a History page: BUNDLE over its commits (labbook\n"
+	"                    history --help)\n";
 
 const char usage_claims[] =
 	"usage: labbook claims [options]\n"
@@ -163,6 +167,31 @@ const char usage_compare[] =
 	"0 nothing slower beyond noise, 1 a point slower (with --max-diff: a point\n"
 	"over it), 2 nothing could be compared (a bundle missing, empty or corrupt,\n"
 	"no point in common) or a wrong command line.\n";
+
+const char usage_history[] =
+	"usage: labbook history BUNDLE [--check] [--json FILE] [--all]\n"
+	"                              [--min-diff PCT] [--max-noise PCT] [--min-ms MS]\n"
+	"The bundle as each commit that changed it left it (git log -- BUNDLE; git\n"
+	"is the store, nothing is copied), and the working tree where it has changes\n"
+	"not committed. Each recording is judged against the one before, point by\n"
+	"point, as labbook compare judges two bundles: a point is a step when\n"
+	"|diff| > max(3 x noise, --min-diff). Each step is named with its commit and\n"
+	"what changed between the two recordings: the experiment's sources, lab.h,\n"
+	"flags, arguments, the toolkit, the driver, the card. A change of card or\n"
+	"driver is a change of machine: its steps are counted, not listed (--all\n"
+	"lists them), and never fail --check.\n"
+	"\n"
+	"  --check           exit 1 when the latest recording is slower beyond noise\n"
+	"                    than the one before it on the same card and driver\n"
+	"  --json FILE       write the recordings, steps and check as JSON to FILE\n"
+	"                    (-: stdout, and the text to stderr)\n"
+	"  --all             list the steps across a change of machine too\n"
+	"  --min-diff PCT    never call a smaller difference a step (default 1)\n"
+	"  --max-noise PCT   points noisier than this are not judged (default 10)\n"
+	"  --min-ms MS       points faster than this are not judged (default 0.05)\n"
+	"\n"
+	"Exit status: 0, or 1 when --check finds a point slower; 2 a wrong command\n"
+	"line, or a bundle with no records now or in any commit, or git failed.\n";
 
 const char usage_init[] =
 	"usage: labbook init [--force] DIR\n"

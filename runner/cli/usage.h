@@ -13,6 +13,7 @@ extern const char usage_watch[];
 extern const char usage_explain[];
 extern const char usage_eval[];
 extern const char usage_compare[];
+extern const char usage_history[];
 extern const char usage_claims[];
 extern const char usage_init[];
 

@@ -11,6 +11,7 @@
 
 #include "render/blocks.h"
 #include "render/box.h"
+#include "render/history_page.h"
 #include "render/machines.h"
 #include "render/page.h"
 #include "base/util.h"
@@ -269,6 +270,16 @@ int machines_html_page(const struct site_ctx *s)
 	struct buf c = BUF_INIT;
 	machines_page_html(s->bk, s->o->machines, &c);
 	int rc = page_write_book(s, "machines.html", "Machines", c.data, "", "");
+	buf_free(&c);
+	return rc;
+}
+
+/* history.html, where a bundle's history was asked for (--history). */
+int history_html_page(const struct site_ctx *s)
+{
+	struct buf c = BUF_INIT;
+	history_page_html(s, &c);
+	int rc = page_write_book(s, "history.html", "History", c.data, "", "");
 	buf_free(&c);
 	return rc;
 }

@@ -26,6 +26,7 @@
 #include "book/chapter.h"
 #include "bundle/results.h"
 
+struct history_site; /* history_page.h */
 struct machine_set; /* machines.h */
 struct onebook;     /* site_book.h */
 struct store;       /* base/store.h */
@@ -45,6 +46,8 @@ struct site_opts {
 	size_t nlinks;
 	struct store *store;   /* the one cache, in the site (SITE_CACHE_FILE):
 	                          opened and closed by the caller */
+	const struct history_site *history; /* a bundle's history for the
+	                          History page, or NULL: none */
 };
 
 struct site_stats {

@@ -132,6 +132,7 @@ static int index_page(const struct site_ctx *s,
 	             "\"book.html\">The whole book on one page</a>");
 	if (pdf_link)
 		buf_puts(&c, " (<a href=\"book.pdf\">PDF</a>)");
+	buf_puts(&c, o->history ? " · <a href=\"history.html\">History</a>" : "");
 	for (size_t i = 0; i < o->nlinks; i++) {
 		const char *bar = strchr(o->links[i], '|');
 		char *url = xstrndup(o->links[i], (size_t)(bar - o->links[i]));
@@ -439,6 +440,7 @@ static void site_files(const struct site_ctx *s, struct buf *out)
 	}
 	if (s->o->machines && s->o->machines->n > 1)
 		buf_puts(out, "machines.html\n");
+	buf_puts(out, s->o->history ? "history.html\n" : "");
 	for (size_t i = 0; i < s->bk->nexps; i++) {
 		const struct exper *e = &s->bk->exps[i];
 		buf_printf(out, "data/%s.jsonl\n", e->id);
@@ -562,6 +564,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	rc |= runs_page(&s);
 	if (o->machines && o->machines->n > 1)
 		rc |= machines_html_page(&s);
+	rc |= o->history ? history_html_page(&s) : 0;
 	rc |= search_page(&s);
 	if (entries) {
 		if (search_index_write(&s, skey, entries) == 0)
