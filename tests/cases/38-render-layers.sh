@@ -25,8 +25,9 @@ OUT=$("$ROOT/tools/check-calls" --obj empty render 2>&1); RC=$?
 cp -r "$ROOT/runner" runner
 echo '#include "render/blocks.h"' >> runner/render/box.c
 OUT=$("$ROOT/tools/check-layers" runner | grep '^runner/render/')
-case "$OUT" in *"runner/render/box.c:"*"a cycle"*) ;;
-	*) fail "check-layers missed box.c including blocks.h: $OUT" ;; esac
+# The cycle is told at one of its edges, whichever the search meets first.
+printf '%s\n' "$OUT" | grep -q 'a cycle: .*render/box.*render/blocks\|a cycle: .*render/blocks.*render/box' ||
+	fail "check-layers missed box.c including blocks.h: $OUT"
 
 # The runner itself.
 OUT=$("$ROOT/tools/check-calls" --obj "$obj" render); RC=$?
