@@ -8,7 +8,7 @@
  * bar) answers a hover with its series, x, y and unit, its spread and the
  * runs and repetitions behind it, in an SVG <title>, which browsers show
  * as a tooltip and screen readers read, without JavaScript. Each point
- * takes focus, by a tap or the keyboard, and templates/chart.js shows the
+ * takes focus, by a tap or the keyboard, and templates/page.js shows the
  * focused point's words beside it. The same values, as a table, are
  * folded under the chart.
  *

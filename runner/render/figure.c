@@ -80,7 +80,7 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 		}
 		/* Phones get the narrow drawing: its text stays legible. The
 		 * hover layers lie over the drawing in a frame of its size; the
-		 * drawing is no link, so a tap reaches a point (chart.js). */
+		 * drawing is no link, so a tap reaches a point (page.js). */
 		buf_printf(out, "<div class=\"chart-full\"><span "
 		           "class=\"chart-frame\"><picture>"
 		           "<source media=\"(max-width: 36rem)\" srcset=\"%s\" "

@@ -23,6 +23,15 @@ static void table_open(struct buf *out, const char *label)
 	buf_puts(out, "\">");
 }
 
+/* A fold: what it holds is one click away; summary is HTML. */
+static void fold_open(struct buf *out, const char *id, const char *summary)
+{
+	buf_puts(out, "<details class=\"fold\"");
+	if (id)
+		buf_printf(out, " id=\"%s\"", id);
+	buf_printf(out, "><summary>%s</summary>\n", summary);
+}
+
 /* The header row: a first column, then one per machine. */
 static void head_row(struct buf *out, struct machine_set *ms, const char *first)
 {
@@ -272,11 +281,18 @@ static void beyond_lists(const struct book *bk, struct machine_set *ms,
 		buf_reset(&rows);
 		for (size_t i = 0; i < bk->nexps; i++)
 			verdicts(ms, m, bk->exps[i].id, count, &rows, &nrows);
-		buf_printf(out, "<h3 id=\"beyond-%zu\">", m);
-		buf_puts_html(out, ms->names[m]);
-		buf_puts(out, " against ");
-		buf_puts_html(out, ms->names[0]);
-		buf_puts(out, "</h3>\n<p>As <code>labbook compare ");
+		struct buf sum = BUF_INIT;
+		buf_puts_html(&sum, ms->names[m]);
+		buf_puts(&sum, " against ");
+		buf_puts_html(&sum, ms->names[0]);
+		buf_printf(&sum, ": %zu point%s slower, %zu faster beyond noise",
+		           count[COMPARE_SLOWER], count[COMPARE_SLOWER] == 1 ? "" : "s",
+		           count[COMPARE_FASTER]);
+		char *id = xasprintf("beyond-%zu", m);
+		fold_open(out, id, sum.data);
+		free(id);
+		buf_free(&sum);
+		buf_puts(out, "<p>As <code>labbook compare ");
 		buf_puts_html(out, ms->b[0]->dir);
 		buf_puts(out, " ");
 		buf_puts_html(out, ms->b[m]->dir);
@@ -293,7 +309,8 @@ static void beyond_lists(const struct book *bk, struct machine_set *ms,
 			buf_printf(out, "; %zu too noisy to judge", count[COMPARE_NOISY]);
 		buf_puts(out, ".</p>\n");
 		if (!nrows) {
-			buf_puts(out, "<p>No point differs beyond its noise.</p>\n");
+			buf_puts(out, "<p>No point differs beyond its noise.</p>"
+			         "</details>\n");
 			continue;
 		}
 		char *label = xasprintf("points of %s beyond noise", ms->names[m]);
@@ -314,6 +331,7 @@ static void beyond_lists(const struct book *bk, struct machine_set *ms,
 		if (nrows > BEYOND_MAX_ROWS)
 			buf_printf(out, "<p>The first %d of %zu; <code>labbook compare"
 			           "</code> lists them all.</p>\n", BEYOND_MAX_ROWS, nrows);
+		buf_puts(out, "</details>\n");
 	}
 	buf_free(&rows);
 }
@@ -433,6 +451,54 @@ static int claims_matrix(const struct book *bk, struct machine_set *ms,
 	return n;
 }
 
+/*
+ * The page at a glance: a row per machine (so it fits a phone), named
+ * with its GPU, the claims that hold on it, and its timed points against
+ * the base.
+ */
+static void summary_table(const struct book *bk, struct machine_set *ms,
+                          struct buf *out)
+{
+	table_open(out, "the machines at a glance");
+	buf_puts(out, "<table class=\"records machines summary\"><thead><tr>"
+	              "<th scope=\"col\">machine</th>"
+	              "<th scope=\"col\" class=\"num\">claims that hold</th>"
+	              "<th scope=\"col\" class=\"num\">slower</th>"
+	              "<th scope=\"col\" class=\"num\">faster</th>"
+	              "<th scope=\"col\" class=\"num\">within</th>"
+	              "</tr></thead><tbody>\n");
+	for (size_t m = 0; m < ms->n; m++) {
+		int total, missing, fragile;
+		int holds = claims_holding(bk, ms, m, &total, &missing, &fragile);
+		const char *gpu = NULL;
+		for (size_t i = 0; i < ms->jb->nfacts; i++)
+			if (!strcmp(judge_fact_label(i), "GPU"))
+				gpu = ms->jb->facts[m * ms->jb->nfacts + i];
+		buf_puts(out, "<tr><th scope=\"row\">");
+		buf_puts_html(out, ms->names[m]);
+		buf_puts(out, m ? "" : " (base)");
+		if (gpu) {
+			buf_puts(out, "<span class=\"gpu\">");
+			buf_puts_html(out, gpu);
+			buf_puts(out, "</span>");
+		}
+		buf_printf(out, "</th><td class=\"num\">%d of %d</td>", holds, total);
+		size_t count[4] = {0}, nrows = 0;
+		for (size_t i = 0; m && i < bk->nexps; i++)
+			verdicts(ms, m, bk->exps[i].id, count, NULL, &nrows);
+		if (!m)
+			buf_puts(out, "<td class=\"num\" colspan=\"3\">the base</td>");
+		else
+			buf_printf(out, "<td class=\"num\"><a href=\"#beyond-%zu\">%zu</a>"
+			           "</td><td class=\"num\"><a href=\"#beyond-%zu\">%zu</a>"
+			           "</td><td class=\"num\">%zu</td>", m,
+			           count[COMPARE_SLOWER], m, count[COMPARE_FASTER],
+			           count[COMPARE_WITHIN]);
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody></table></div>\n");
+}
+
 void machines_page_html(const struct book *bk, struct machine_set *ms,
                         struct buf *out)
 {
@@ -446,8 +512,17 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
 		buf_puts_html(out, ms->b[m]->dir);
 		buf_puts(out, "</code>");
 	}
-	buf_puts(out, ".</p>\n<h2 id=\"facts\">The machines</h2>\n");
+	buf_puts(out, ".</p>\n");
+	summary_table(bk, ms, out);
+	buf_puts(out, "<p>Slower, faster and within: the timed points of each "
+	              "machine against the same points of the base, beyond their "
+	              "noise or within it. Each part below is folded: open it for "
+	              "the facts, the speeds, the points and the claims.</p>\n"
+	              "<h2 id=\"facts\">The machines</h2>\n");
+	fold_open(out, NULL, "GPU, clocks, memory, peaks reached, driver and "
+	          "claims, machine by machine");
 	facts_table(bk, ms, out);
+	buf_puts(out, "</details>\n");
 	buf_printf(out, "<h2 id=\"speed\">Speed, experiment by experiment</h2>\n"
 	           "<p>For each experiment, the median over its timed points of "
 	           "the time on the base divided by the time on the machine "
@@ -457,7 +532,11 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
 	           "parameters, as <code>labbook compare</code> matches them; "
 	           "points under %.2f ms and copies through host memory are left "
 	           "out.</p>\n", RATIO_MIN_MS);
+	char *sum = xasprintf("The speed of each of %zu experiments", bk->nexps);
+	fold_open(out, NULL, sum);
+	free(sum);
 	speed_table(bk, ms, out);
+	buf_puts(out, "</details>\n");
 	const struct compare_opts dflt = COMPARE_OPTS_INIT;
 	buf_printf(out, "<h2 id=\"beyond\">Points beyond noise</h2>\n<p>Each "
 	           "timed point of a machine is judged against the same point of "
@@ -476,9 +555,22 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
 	buf_puts(out, "<h2 id=\"claims\">Claims, machine by machine</h2>\n<p>Every "
 	              "claim the book checks, evaluated on each machine's numbers."
 	              " Each links to its place in the book, which shows the base."
-	              " First the claims that do not hold on every machine:</p>\n");
-	if (!claims_matrix(bk, ms, 1, "claims that differ", out))
-		buf_puts(out, "<p>None: every claim holds on every machine.</p>\n");
-	buf_puts(out, "<h3 id=\"claims-all\">Every claim</h3>\n");
+	              "</p>\n");
+	struct buf differ = BUF_INIT;
+	int n = claims_matrix(bk, ms, 1, "claims that differ", &differ);
+	if (n) {
+		sum = xasprintf("%d claim%s that do%s not hold, or hold within 3 "
+		                "noise bands, on some machine", n, n == 1 ? "" : "s",
+		                n == 1 ? "es" : "");
+		fold_open(out, "claims-differ", sum);
+		free(sum);
+		buf_puts(out, differ.data);
+		buf_puts(out, "</details>\n");
+	} else {
+		buf_puts(out, "<p>Every claim holds on every machine.</p>\n");
+	}
+	buf_free(&differ);
+	fold_open(out, "claims-all", "Every claim on every machine");
 	claims_matrix(bk, ms, 0, "claims matrix", out);
+	buf_puts(out, "</details>\n");
 }

@@ -237,7 +237,7 @@ static int copy_assets(const struct site_ctx *s)
 	int rc = 0, dummy = 0;
 	char *dst;
 	static const char *assets[] = {"style.css", "print.css", "search.js",
-	                               "chart.js"};
+	                               "page.js"};
 	for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
 		char *src = path_join(o->templates, assets[i]);
 		dst = path_join(o->dir, assets[i]);

@@ -2,11 +2,11 @@
 # answer a tap and the keyboard, not only a mouse. Long inline code breaks
 # anywhere; a wide table and a long line of code scroll inside their own
 # box. Every point of a chart takes focus (tabindex) and a tap or Tab shows
-# its title in the chart's tip (templates/chart.js); the drawing is no link
+# its title in the chart's tip (templates/page.js); the drawing is no link
 # to the bare SVG; the values are folded under the chart as a table, which
 # the caption links beside the CSV. In a browser (tools/check-phone.js,
 # which check-site runs), the book passes, and a page with a planted
-# overflow, or without chart.js, fails.
+# overflow, or without page.js, fails.
 mkdir -p res kernels/e chapters
 echo 'int main(void) { return 0; }' > kernels/e/e.c
 python3 - <<'PY'
@@ -55,8 +55,8 @@ caption: Bandwidth against size.
 MD
 build --no-run
 expect_rc 0
-expect_file site/chart.js
-expect_html phone.html '<script src="chart.js" defer></script>'
+expect_file site/page.js
+expect_html phone.html '<script src="page.js" defer></script>'
 expect_html phone.html '<div class="chart-full">'
 expect_no_html phone.html '<a class="chart-full"'
 expect_html phone.html 'r="6" tabindex="0"><title>one: elements 1024 (2^10), 10 GB/s (9–11), 3 runs, 9 repetitions</title>'
@@ -90,8 +90,8 @@ else
 	expect_rc 1
 	expect_err 'FAIL phone.html: '
 	expect_err 'div.planted "wide"'
-	# Without chart.js a point still takes focus, but nothing shows its value.
-	rm -rf planted && cp -r site planted && : > planted/chart.js
+	# Without page.js a point still takes focus, but nothing shows its value.
+	rm -rf planted && cp -r site planted && : > planted/page.js
 	phone planted
 	expect_rc 1
 	expect_err 'FAIL phone.html: Tab to a point shows ""'

@@ -172,7 +172,7 @@ grep -q 'Ringed: [0-9]* points slower or faster than on h200' site/reduction.htm
 # them apart from the claims that fail.
 python3 - <<'PY' || fail "the claims row does not set apart what was not measured: $(grep -o 'claims that hold</th>.\{0,200\}' site/machines.html)"
 import re
-row = re.search(r'claims that hold</th>(.*?)</tr>', open("site/machines.html").read()).group(1)
+row = re.search(r'<th scope="row">claims that hold</th>(.*?)</tr>', open("site/machines.html").read()).group(1)
 cells = re.findall(r"<td>(\d+) of (\d+)(?: \((\d+) not measured or not for this card\))?</td>", row)
 assert len(cells) == 2, row
 for held, total, missing in cells:

@@ -1,14 +1,20 @@
 /*
- * chart.js - a chart's values on touch and keyboard.
+ * page.js - what a page does with JavaScript, each part for a reader who
+ * cannot hover or has not found a fold; without it every page reads the
+ * same, and loses only these.
  *
- * Every point (or bar) of a chart's layer (.chart-hover, laid over the
- * drawing by labbook) takes focus and carries its value in an SVG <title>,
- * which a mouse shows on hover and a screen reader reads. This shows the
- * focused point's words in a tip beside it, so that a tap or Tab shows a
- * value too. Each chart is one stop of Tab: the arrow keys move between
- * its points, Home and End go to its first and last, Escape leaves.
- * Without JavaScript every point still takes focus and answers a hover,
- * and the table under each chart holds the same values.
+ * A chart's values on touch and keyboard. Every point (or bar) of a
+ * chart's layer (.chart-hover, laid over the drawing by labbook) takes
+ * focus and carries its value in an SVG <title>, which a mouse shows on
+ * hover and a screen reader reads. This shows the focused point's words in
+ * a tip beside it, so that a tap or Tab shows a value too. Each chart is
+ * one stop of Tab: the arrow keys move between its points, Home and End go
+ * to its first and last, Escape leaves. Without JavaScript every point
+ * still takes focus and answers a hover, and the table under each chart
+ * holds the same values.
+ *
+ * A link into a fold: the <details> that hold its target open, on load
+ * and on each change of the #fragment (the Machines page folds its lists).
  */
 (function () {
 	'use strict';
@@ -74,4 +80,19 @@
 	}
 
 	Array.prototype.forEach.call(document.querySelectorAll('svg.chart-hover'), chart);
+
+	function unfold() {
+		var id = decodeURIComponent(location.hash.slice(1));
+		var t = id && document.getElementById(id);
+		if (!t)
+			return;
+		var opened = false;
+		for (var d = t; d; d = d.parentElement)
+			if (d.tagName === 'DETAILS' && !d.open)
+				opened = d.open = true;
+		if (opened)
+			t.scrollIntoView();
+	}
+	window.addEventListener('hashchange', unfold);
+	unfold();
 })();
