@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/buf.h"
 #include "base/exec.h"
 #include "base/util.h"
 
@@ -41,37 +40,38 @@ struct history_files {
 	size_t n;
 };
 
-/*
- * Run git with argv (after "git -C top"); its output in *out (*len bytes),
- * or -1 (reported, with what git said) when it could not run or failed.
- * Only git's exit status says whether it failed: its words, on stderr,
- * come with the output, so a command whose output is parsed writes none.
- */
-static int git_run(const char *top, const char *const *args, char **out,
-                   size_t *len)
+/* "git -C top ARGS..." as a NULL-terminated array; free it alone. */
+static char **git_argv(const char *top, const char *const *args)
 {
 	char **argv = NULL;
 	size_t n = 0;
 	*ARRAY_PUSH(argv, n) = "git";
-	if (top) {
-		*ARRAY_PUSH(argv, n) = "-C";
-		*ARRAY_PUSH(argv, n) = (char *)top;
-	}
+	*ARRAY_PUSH(argv, n) = "-C";
+	*ARRAY_PUSH(argv, n) = (char *)top;
 	for (size_t i = 0; args[i]; i++)
 		*ARRAY_PUSH(argv, n) = (char *)args[i];
 	*ARRAY_PUSH(argv, n) = NULL;
+	return argv;
+}
+
+/*
+ * Run git in top with args; its output in *out (*len bytes), or -1
+ * (reported, with what git said) when it could not run or failed. Only
+ * git's exit status says whether it failed: its words, on stderr, come
+ * with the output, so a command whose output is parsed writes none.
+ */
+static int git_run(const char *top, const char *const *args, char **out,
+                   size_t *len)
+{
+	char **argv = git_argv(top, args);
 	struct run_result r;
 	int rc = -1;
 	*out = NULL;
 	if (exec_run(argv, NULL, GIT_TIMEOUT, GIT_CAP, &r) != 0) {
 		diag("cannot run git: %s", strerror(errno));
-		free(argv);
-		return -1;
-	}
-	if (r.exit_code == 0 && !r.dropped) {
+	} else if (r.exit_code == 0 && !r.dropped) {
 		*out = r.out;
-		if (len)
-			*len = r.out_len;
+		*len = r.out_len;
 		rc = 0;
 	} else {
 		char *cmd = argv_join(argv);
@@ -87,16 +87,7 @@ static int git_run(const char *top, const char *const *args, char **out,
 /* The same, quietly: the output, or NULL when git failed. */
 static char *git_try(const char *top, const char *const *args)
 {
-	char **argv = NULL;
-	size_t n = 0;
-	*ARRAY_PUSH(argv, n) = "git";
-	if (top) {
-		*ARRAY_PUSH(argv, n) = "-C";
-		*ARRAY_PUSH(argv, n) = (char *)top;
-	}
-	for (size_t i = 0; args[i]; i++)
-		*ARRAY_PUSH(argv, n) = (char *)args[i];
-	*ARRAY_PUSH(argv, n) = NULL;
+	char **argv = git_argv(top, args);
 	char *out = exec_capture(argv, GIT_TIMEOUT);
 	free(argv);
 	return out;
@@ -121,8 +112,8 @@ static struct blob *store_find(struct history_store *s, const char *id)
 
 /*
  * Where git should look for dir, and the part of dir below it: dir
- * itself when it is a folder, else the nearest folder above it (a bundle
- * the working tree no longer has). Both owned by the caller.
+ * itself when it is a folder, else the folder that holds it (a bundle the
+ * working tree no longer has). Both owned by the caller.
  */
 static void git_where(const char *dir, char **at, char **rest)
 {
@@ -130,30 +121,16 @@ static void git_where(const char *dir, char **at, char **rest)
 	size_t len = strlen(d);
 	while (len > 1 && d[len - 1] == '/')
 		d[--len] = '\0';
-	struct buf tail = BUF_INIT;
-	buf_puts(&tail, "");
 	struct stat st;
-	while (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		char *slash = strrchr(d, '/');
-		char *name = slash ? slash + 1 : d;
-		struct buf t = BUF_INIT;
-		buf_printf(&t, "%s%s%s", name, tail.len ? "/" : "", tail.data);
-		buf_free(&tail);
-		tail = t;
-		if (!slash) {
-			free(d);
-			d = xstrdup(".");
-			break;
-		}
-		*slash = '\0';
-		if (!*d) {
-			free(d);
-			d = xstrdup("/");
-			break;
-		}
+	char *slash = strrchr(d, '/');
+	if ((stat(d, &st) == 0 && S_ISDIR(st.st_mode)) || (slash && slash == d)) {
+		*at = d;
+		*rest = xstrdup("");
+		return;
 	}
-	*at = d;
-	*rest = buf_detach(&tail);
+	*rest = xstrdup(slash ? slash + 1 : d);
+	*at = slash ? xstrndup(d, (size_t)(slash - d)) : xstrdup(".");
+	free(d);
 }
 
 /* Note git's own files that a commit or a checkout changes, so that a
@@ -181,7 +158,7 @@ static void git_note_inputs(const char *gitdir)
 
 /*
  * Find the repository that holds h->dir: h->top and h->path set, or
- * neither (h->note says why). 0 either way.
+ * neither, and h->note says why.
  */
 static void history_locate(struct history *h)
 {
@@ -367,6 +344,28 @@ static void entry_ids_from_files(struct history_entry *e)
 		qsort(e->ids, e->nids, sizeof *e->ids, cmp_str);
 }
 
+/* Are the records files of a and b the same blobs? */
+static int same_records(const struct history_files *a,
+                        const struct history_files *b)
+{
+	size_t na = 0, nb = 0;
+	for (int side = 0; side < 2; side++) {
+		const struct history_files *x = side ? b : a, *y = side ? a : b;
+		for (size_t i = 0; i < x->n; i++) {
+			size_t len = strlen(x->names[i]);
+			if (len < 6 || strcmp(x->names[i] + len - 6, ".jsonl"))
+				continue;
+			*(side ? &nb : &na) += 1;
+			size_t k = 0;
+			while (k < y->n && strcmp(y->names[k], x->names[i]))
+				k++;
+			if (k == y->n || strcmp(y->blobs[k], x->blobs[i]))
+				return 0;
+		}
+	}
+	return na == nb && na > 0;
+}
+
 /* The commits that changed the bundle, oldest first, appended to h->e.
  * 0 or -1. */
 static int history_commits(struct history *h)
@@ -461,6 +460,12 @@ int history_read(const char *dir, struct history **out)
 			entry_facts(e, machine);
 			cJSON_Delete(machine);
 			entry_ids_from_files(e);
+			for (size_t p = i; p-- > 0;)
+				if (!h->e[p].absent) {
+					e->same_records = !e->absent &&
+					                  same_records(h->e[p].files, e->files);
+					break;
+				}
 		}
 		if (!h->n)
 			h->note = xasprintf("%s has no commit in the history of %s (is it "

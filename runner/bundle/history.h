@@ -32,6 +32,9 @@ struct history_entry {
 	char *date;    /* the commit's date (ISO 8601), or the recording's */
 	char *subject; /* the commit message's first line, or "" */
 	int absent;    /* the commit removed the bundle: nothing to read */
+	int same_records; /* its records files are those of the recording
+	                   * before it (the commit changed only meta.json or
+	                   * machine.json) */
 	/* From its machine.json (NULL where it names none): */
 	char *gpu, *card, *driver, *toolkit;
 	char **ids;    /* the experiments with records, sorted, owned */
@@ -112,8 +115,10 @@ struct history_judged {
 
 /*
  * Judge every recording of h against the one before it under o (o->repeat
- * unused), and the latest against the one before on its card. 0, or -1
- * (reported) when no recording could be read.
+ * unused), and the latest recording (the latest entry, or the first of the
+ * entries at the end whose records are the same) against the one before
+ * it on its card and driver. 0, or -1 (reported, and j freed) when no
+ * recording could be read.
  */
 int history_judge(struct history *h, const struct compare_opts *o,
                   struct history_judged *out);

@@ -450,16 +450,19 @@ static char **bundle_changed(struct history *h, size_t f, size_t t,
 	return items_end(items, n);
 }
 
-/* The latest present entry, and the one before it on its card and
+/* The latest recording (the latest entry, or the first of those at the
+ * end whose records are the same), and the one before it on its card and
  * driver: the pair history --check judges. */
 static void check_pair(const struct history *h, size_t *from, size_t *to)
 {
 	*from = *to = NONE;
-	for (size_t i = h->n; i-- > 0;)
-		if (!h->e[i].absent && h->e[i].nids) {
-			*to = i;
+	for (size_t i = h->n; i-- > 0;) {
+		if (h->e[i].absent || !h->e[i].nids)
+			continue;
+		*to = i;
+		if (!h->e[i].same_records)
 			break;
-		}
+	}
 	for (size_t i = *to; *to != NONE && i-- > 0;)
 		if (!h->e[i].absent && h->e[i].nids &&
 		    !differ(h->e[i].card, h->e[*to].card) &&
@@ -519,6 +522,7 @@ int history_judge(struct history *h, const struct compare_opts *o,
 	}
 	if (!read) {
 		diag_at(h->dir, 0, "no recording of this bundle could be read");
+		history_judged_free(j, n);
 		return -1;
 	}
 	return 0;

@@ -84,6 +84,11 @@ static void print_entries(FILE *out, const struct history *h,
 		}
 		if (p == NONE)
 			continue;
+		if (e->same_records) {
+			fprintf(out, "      the records of %s (the commit changed only "
+			        "meta.json or machine.json)\n", h->e[p].abbrev);
+			continue;
+		}
 		fprintf(out, "      against %s: %zu point%s judged, %zu slower, %zu "
 		        "faster beyond noise", h->e[p].abbrev, j->judged[i],
 		        plural(j->judged[i]), j->slower[i], j->faster[i]);
@@ -181,6 +186,7 @@ static cJSON *history_json(const struct history *h, const struct history_judged 
 		add_str(x, "date", e->date);
 		add_str(x, "subject", e->subject);
 		cJSON_AddBoolToObject(x, "absent", e->absent);
+		cJSON_AddBoolToObject(x, "same_records", e->same_records);
 		add_str(x, "gpu", e->gpu);
 		add_str(x, "card", e->card);
 		add_str(x, "driver", e->driver);

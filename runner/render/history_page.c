@@ -100,6 +100,14 @@ static void entries_table(const struct history_site *hs, struct buf *out)
 			              "recording</em></td></tr>\n");
 			continue;
 		}
+		if (e->same_records) {
+			buf_printf(out, "</td><td class=\"num\">\u2014</td><td class="
+			           "\"num\"></td><td class=\"num\"></td><td class=\"point\">"
+			           "<span class=\"muted\">the records of <code>%s</code>; "
+			           "only <code>meta.json</code> or <code>machine.json</code> "
+			           "changed</span></td></tr>\n", h->e[p].abbrev);
+			continue;
+		}
 		buf_printf(out, "</td><td class=\"num\">%zu</td>", j->judged[i]);
 		for (int v = 0; v < 2; v++) {
 			size_t n = v ? j->faster[i] : j->slower[i];
@@ -121,10 +129,12 @@ static void entries_table(const struct history_site *hs, struct buf *out)
 	buf_puts(out, "</tbody></table></div>\n");
 }
 
-static void steps_head(struct buf *out, const char *label)
+static void steps_head(struct buf *out, const char *label, int machine)
 {
 	table_wrap_open(out, label, NULL);
-	buf_puts(out, "<table class=\"records history-steps\"><thead><tr>"
+	buf_printf(out, "<table class=\"records history-steps%s\">", machine ?
+	           " across" : "");
+	buf_puts(out, "<thead><tr>"
 	              "<th scope=\"col\">commit</th><th scope=\"col\">experiment"
 	              "</th><th scope=\"col\">point</th><th scope=\"col\">verdict"
 	              "</th><th scope=\"col\" class=\"num\">difference</th><th "
@@ -200,7 +210,7 @@ static void steps_section(const struct site_ctx *s, struct buf *out)
 	if (own) {
 		struct buf rows = BUF_INIT;
 		size_t n = steps_rows(s, 0, &rows);
-		steps_head(out, "steps");
+		steps_head(out, "steps", 0);
 		buf_puts(out, rows.data);
 		buf_puts(out, "</tbody></table></div>\n");
 		if (n > STEPS_MAX_ROWS)
@@ -218,7 +228,7 @@ static void steps_section(const struct site_ctx *s, struct buf *out)
 	           "driver): not regressions</summary>\n", across, plural(across));
 	struct buf rows = BUF_INIT;
 	size_t n = steps_rows(s, 1, &rows);
-	steps_head(out, "points across a change of machine");
+	steps_head(out, "points across a change of machine", 1);
 	buf_puts(out, rows.data);
 	buf_puts(out, "</tbody></table></div>\n");
 	if (n > STEPS_MAX_ROWS)
