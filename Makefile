@@ -100,8 +100,13 @@ site: docs
 	@echo "labbook: $(if $(RUNFLAGS),no GPU: rendering the recorded results in $(RESULTS),GPU found: measuring into $(RESULTS) and rendering) into $(SITE)/"
 	$(LABBOOK) build --results $(call quote,$(RESULTS)) --site $(call quote,$(SITE)) \
 		-j $(JOBS) --title $(call quote,$(TITLE)) $(RUNFLAGS) $(MANUAL_LINK) \
-		$(foreach c,$(COMPARE),--compare $(call quote,$(c)))
+		$(foreach c,$(COMPARE),--compare $(call quote,$(c))) $(HISTORY)
 	@echo "labbook: done; open $(SITE)/index.html"
+
+# A History page (labbook history) where git holds RESULTS as more than
+# one commit left it.
+HISTORY = $(if $(filter 2,$(strip $(shell git log -n 2 --format=%h -- \
+	$(call quote,$(RESULTS)) 2>/dev/null | wc -l))),--history $(call quote,$(RESULTS)))
 
 # The manual is a book of its own: docs/*.md are its chapters, and its
 # examples (docs/examples/*.c, built with cc) run on every build, so an

@@ -432,6 +432,19 @@ static char **bundle_changed(struct history *h, size_t f, size_t t,
 				}
 		items_free(c);
 	}
+	struct buf added = BUF_INIT, gone = BUF_INIT;
+	for (size_t d = 0; d < eb->nids; d++)
+		if (!entry_has(&h->e[f], eb->ids[d]))
+			buf_printf(&added, "%s%s", added.len ? ", " : "", eb->ids[d]);
+	for (size_t d = 0; d < h->e[f].nids; d++)
+		if (!entry_has(eb, h->e[f].ids[d]))
+			buf_printf(&gone, "%s%s", gone.len ? ", " : "", h->e[f].ids[d]);
+	if (added.len)
+		add_item(&items, &n, xasprintf("new experiments: %s", added.data));
+	if (gone.len)
+		add_item(&items, &n, xasprintf("no longer recorded: %s", gone.data));
+	buf_free(&added);
+	buf_free(&gone);
 	static const char *label[] = {"sources of", "lab.h, read by",
 	                              "flags of", "arguments of"};
 	for (int w = 0; w < 4; w++) {

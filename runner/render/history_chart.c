@@ -19,7 +19,7 @@
 #define W 760.0
 #define H 300.0
 #define ML 58.0
-#define MR 14.0
+#define MR 30.0
 #define MT 22.0
 #define MB 40.0
 
@@ -106,7 +106,8 @@ static void axes(const struct chart *c, struct buf *out)
 		           y + 4, step < 1 ? (step < 0.1 ? 2 : 1) : 0,
 		           fabs(v) < step * 1e-6 ? 0.0 : v);
 	}
-	size_t every = c->nx > 14 ? (c->nx + 13) / 14 : 1;
+	double gap = c->nx > 1 ? (W - ML - MR) / (double)(c->nx - 1) : W;
+	size_t every = gap >= 56 ? 1 : (size_t)ceil(56 / gap);
 	for (size_t x = 0; x < c->nx; x++) {
 		if (x % every && x != c->nx - 1)
 			continue;
@@ -125,15 +126,19 @@ static void axes(const struct chart *c, struct buf *out)
 }
 
 /* A dashed line before each recording made on another machine. */
-static void machine_marks(const struct chart *c, struct buf *out)
+static int machine_marks(const struct chart *c, struct buf *out)
 {
 	const struct history_site *hs = c->hs;
+	int any = 0;
+	/* Words over a mark only where they fit beside the next. */
+	int words = c->nx < 2 || (W - ML - MR) / (double)(c->nx - 1) >= 64;
 	for (size_t x = 1; x < c->nx; x++) {
 		size_t e = c->xs[x];
 		if (!hs->j.machine[e] || hs->j.prev[e] == NONE)
 			continue;
 		char **mc = history_machine_change(hs->h, hs->j.prev[e], e);
 		int card = mc && !strncmp(mc[0], "card", 4);
+		any = 1;
 		double xm = (px(c, x - 1) + px(c, x)) / 2;
 		buf_printf(out, "<g><title>");
 		for (size_t i = 0; mc && mc[i]; i++) {
@@ -141,14 +146,18 @@ static void machine_marks(const struct chart *c, struct buf *out)
 			buf_puts_html(out, mc[i]);
 		}
 		buf_printf(out, "</title><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
-		           "y2=\"%.1f\" stroke=\"#a34d00\" stroke-dasharray=\"4 3\"/>"
-		           "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#a34d00\" "
-		           "text-anchor=\"middle\">%s</text></g>\n", xm, xm, MT, H - MB,
-		           xm, MT - 6, card ? "new card" : "new driver");
+		           "y2=\"%.1f\" stroke=\"#a34d00\" stroke-opacity=\".6\" stroke-dasharray=\"4 3\"/>",
+		           xm, xm, MT, H - MB);
+		if (words)
+			buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+			           "fill=\"#a34d00\" text-anchor=\"middle\">%s</text>", xm,
+			           MT - 6, card ? "new card" : "new driver");
+		buf_puts(out, "</g>\n");
 		for (size_t i = 0; mc && mc[i]; i++)
 			free(mc[i]);
 		free(mc);
 	}
+	return any;
 }
 
 /* One point's line, its spread as bars, each recording with its title. */
@@ -247,7 +256,7 @@ static void band_draw(const struct chart *c, const size_t *qs, size_t nq,
 }
 
 size_t history_chart_svg(const struct history_site *hs, const char *id,
-                         struct buf *out)
+                         struct buf *out, struct buf *legend)
 {
 	struct chart c = {hs, NULL, 0, 0, 0};
 	for (size_t i = 0; i < hs->h->n; i++)
@@ -316,25 +325,28 @@ size_t history_chart_svg(const struct history_site *hs, const char *id,
 	           each ? "each point's median time" : "the median of its points' times",
 	           c.nx, W, H);
 	axes(&c, out);
-	machine_marks(&c, out);
+	int marks = machine_marks(&c, out);
 	if (!each)
 		band_draw(&c, qs, nq, med, p10, p90, out);
 	for (size_t i = 0; i < npicks; i++)
 		series_draw(&c, &hs->j.series[picks[i].q],
 		            palette[i % (sizeof palette / sizeof *palette)], out);
-	buf_puts(out, "</svg>\n<ul class=\"history-legend\">");
+	buf_puts(out, "</svg>");
 	if (!each)
-		buf_printf(out, "<li><span class=\"swatch band\"></span>the median of "
-		           "its %zu points, and the band that holds 8 in 10 of them</li>",
+		buf_printf(legend, "<span class=\"swatch band\"></span>the median of "
+		           "its %zu points, and the band that holds 8 in 10 of them ",
 		           nq);
 	for (size_t i = 0; i < npicks; i++) {
-		buf_printf(out, "<li><span class=\"swatch\" style=\"background: %s\">"
+		buf_printf(legend, "<span class=\"swatch\" style=\"background: %s\">"
 		           "</span><code>", palette[i % (sizeof palette / sizeof *palette)]);
-		buf_puts_html(out, *hs->j.series[picks[i].q].point
-		                       ? hs->j.series[picks[i].q].point : "(no parameters)");
-		buf_puts(out, "</code></li>");
+		buf_puts_html(legend, *hs->j.series[picks[i].q].point
+		                          ? hs->j.series[picks[i].q].point
+		                          : "(no parameters)");
+		buf_puts(legend, "</code> ");
 	}
-	buf_puts(out, "</ul>\n");
+	if (marks)
+		buf_puts(legend, "<span class=\"swatch machine\"></span>a new card or "
+		                 "driver");
 	free(c.xs);
 	free(qs);
 	free(med);

@@ -58,72 +58,85 @@ static void machine_put(const struct history_entry *e, struct buf *out)
 	}
 }
 
+/* A commit message's first line, cut at a word near max characters (the
+ * whole in its title). */
+static void subject_put(const char *subject, size_t max, struct buf *out)
+{
+	size_t n = strlen(subject);
+	if (n <= max) {
+		buf_puts_html(out, subject);
+		return;
+	}
+	size_t cut = max;
+	while (cut > max / 2 && subject[cut] != ' ')
+		cut--;
+	buf_puts(out, "<span title=\"");
+	buf_puts_html(out, subject);
+	buf_puts(out, "\">");
+	buf_put_html(out, subject, cut);
+	buf_puts(out, " \u2026</span>");
+}
+
+/* What a recording moved against the one before, as a cell. */
+static void moved_put(const struct history_site *hs, size_t i, struct buf *out)
+{
+	const struct history_judged *j = &hs->j;
+	const struct history_entry *e = &hs->h->e[i];
+	size_t p = j->prev[i];
+	if (e->absent || p == NONE || e->same_records) {
+		buf_puts(out, "\u2014");
+		return;
+	}
+	if (!j->slower[i] && !j->faster[i]) {
+		buf_printf(out, "none of %zu", j->judged[i]);
+		return;
+	}
+	if (!j->machine[i])
+		buf_printf(out, "<a href=\"#steps-%s\">", e->abbrev);
+	buf_printf(out, "%zu slower, %zu faster", j->slower[i], j->faster[i]);
+	buf_puts(out, j->machine[i] ? "" : "</a>");
+	buf_printf(out, "<br>of %zu", j->judged[i]);
+	if (j->machine[i])
+		buf_puts(out, "<br><span class=\"muted\">a new machine</span>");
+}
+
 static void entries_table(const struct history_site *hs, struct buf *out)
 {
 	const struct history *h = hs->h;
 	const struct history_judged *j = &hs->j;
 	table_wrap_open(out, "recordings", "recordings-table");
 	buf_puts(out, "<table class=\"records history\"><thead><tr>"
-	              "<th scope=\"col\">commit</th><th scope=\"col\">date</th>"
-	              "<th scope=\"col\">commit message</th><th scope=\"col\">"
-	              "machine</th><th scope=\"col\" class=\"num\">points judged"
-	              "</th><th scope=\"col\" class=\"num\">slower</th><th scope="
-	              "\"col\" class=\"num\">faster</th><th scope=\"col\">what "
-	              "changed</th></tr></thead><tbody>\n");
+	              "<th scope=\"col\">commit</th><th scope=\"col\">the "
+	              "recording, and what changed</th><th scope=\"col\" class="
+	              "\"num\">points moved</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < h->n; i++) {
 		const struct history_entry *e = &h->e[i];
 		size_t p = j->prev[i];
-		buf_printf(out, "<tr id=\"rec-%s\"><th scope=\"row\"><code>", e->abbrev);
+		buf_printf(out, "<tr id=\"rec-%s\"><th scope=\"row\" class=\"commit\">"
+		           "<code>", e->abbrev);
 		buf_puts_html(out, e->abbrev);
-		buf_puts(out, "</code></th><td>");
+		buf_puts(out, "</code><br>");
 		buf_put_html(out, e->date ? e->date : "", e->date ? 10 : 0);
-		buf_puts(out, "</td><td class=\"point\">");
+		buf_puts(out, "</th><td class=\"point\">");
 		if (e->commit)
-			buf_puts_html(out, e->subject);
+			subject_put(e->subject, 160, out);
 		else
-			buf_puts(out, "<em>the working tree, not committed</em>");
-		buf_puts(out, "</td><td class=\"point\">");
-		if (e->absent) {
-			buf_puts(out, "<em>the bundle was removed</em></td><td></td><td>"
-			              "</td><td></td><td></td></tr>\n");
-			continue;
-		}
-		if (p == NONE || j->machine[i]) {
-			buf_puts(out, p == NONE ? "" : "<strong>another machine:</strong> ");
+			buf_puts(out, "<em>The working tree, not committed</em>");
+		buf_puts(out, "<br><span class=\"history-what\">");
+		if (e->absent)
+			buf_puts(out, "the bundle was removed");
+		else if (p == NONE)
 			machine_put(e, out);
-		} else {
-			buf_puts(out, "<span class=\"muted\">the same</span>");
-		}
-		if (p == NONE) {
-			buf_puts(out, "</td><td class=\"num\">\u2014</td><td class=\"num\">"
-			              "</td><td class=\"num\"></td><td><em>the first "
-			              "recording</em></td></tr>\n");
-			continue;
-		}
-		if (e->same_records) {
-			buf_printf(out, "</td><td class=\"num\">\u2014</td><td class="
-			           "\"num\"></td><td class=\"num\"></td><td class=\"point\">"
-			           "<span class=\"muted\">the records of <code>%s</code>; "
-			           "only <code>meta.json</code> or <code>machine.json</code> "
-			           "changed</span></td></tr>\n", h->e[p].abbrev);
-			continue;
-		}
-		buf_printf(out, "</td><td class=\"num\">%zu</td>", j->judged[i]);
-		for (int v = 0; v < 2; v++) {
-			size_t n = v ? j->faster[i] : j->slower[i];
-			buf_puts(out, "<td class=\"num\">");
-			if (n && !j->machine[i])
-				buf_printf(out, "<a href=\"#steps-%s\">%zu</a>", e->abbrev, n);
-			else
-				buf_printf(out, "%zu", n);
-			buf_puts(out, "</td>");
-		}
-		buf_puts(out, "<td class=\"point\">");
-		if (j->changed[i] && j->changed[i][0])
+		else if (e->same_records)
+			buf_printf(out, "the records of <code>%s</code>; only <code>"
+			           "meta.json</code> or <code>machine.json</code> changed",
+			           h->e[p].abbrev);
+		else if (j->changed[i] && j->changed[i][0])
 			items_put(out, j->changed[i]);
 		else
-			buf_puts(out, "<span class=\"muted\">nothing the recordings name"
-			              "</span>");
+			buf_puts(out, "nothing the recordings name changed");
+		buf_puts(out, "</span></td><td class=\"num\">");
+		moved_put(hs, i, out);
 		buf_puts(out, "</td></tr>\n");
 	}
 	buf_puts(out, "</tbody></table></div>\n");
@@ -134,14 +147,10 @@ static void steps_head(struct buf *out, const char *label, int machine)
 	table_wrap_open(out, label, NULL);
 	buf_printf(out, "<table class=\"records history-steps%s\">", machine ?
 	           " across" : "");
-	buf_puts(out, "<thead><tr>"
-	              "<th scope=\"col\">commit</th><th scope=\"col\">experiment"
-	              "</th><th scope=\"col\">point</th><th scope=\"col\">verdict"
-	              "</th><th scope=\"col\" class=\"num\">difference</th><th "
-	              "scope=\"col\" class=\"num\">band</th><th scope=\"col\" "
-	              "class=\"num\">before ms</th><th scope=\"col\" class=\"num\">"
-	              "after ms</th><th scope=\"col\">what changed</th></tr>"
-	              "</thead><tbody>\n");
+	buf_puts(out, "<thead><tr><th scope=\"col\">commit</th><th scope=\"col\">"
+	              "experiment and point</th><th scope=\"col\">verdict, its "
+	              "band</th><th scope=\"col\" class=\"num\">median ms</th>"
+	              "<th scope=\"col\">what changed</th></tr></thead><tbody>\n");
 }
 
 /* One row per step of the kind asked (across a change of machine, or
@@ -156,26 +165,24 @@ static size_t steps_rows(const struct site_ctx *s, int machine, struct buf *out)
 		if (st->machine != machine || n++ >= STEPS_MAX_ROWS)
 			continue;
 		const char *v = compare_verdict_name(st->p.verdict);
+		const char *at = h->e[st->to].abbrev;
 		buf_puts(out, "<tr");
 		if (st->to != last && !machine)
-			buf_printf(out, " id=\"steps-%s\"", h->e[st->to].abbrev);
+			buf_printf(out, " id=\"steps-%s\"", at);
 		last = st->to;
-		buf_printf(out, "><th scope=\"row\"><a href=\"#rec-%s\"><code>%s"
-		           "</code></a></th><td>", h->e[st->to].abbrev,
-		           h->e[st->to].abbrev);
+		buf_printf(out, "><th scope=\"row\" class=\"commit\"><a href=\"#rec-%s\">"
+		           "<code>%s</code></a></th><td class=\"point\">", at, at);
 		exp_link(s, st->id, out);
-		buf_puts(out, "</td><td class=\"point\"><code>");
-		buf_puts_html(out, st->point);
-		buf_printf(out, "</code></td><td><span class=\"verdict %s\">%s %s"
-		           "</span></td><td class=\"num\">", v,
-		           st->p.verdict == COMPARE_SLOWER
-		               ? "<span aria-hidden=\"true\">\u25b2</span>"
-		               : "<span aria-hidden=\"true\">\u25bc</span>", v);
+		buf_puts(out, "<br><code>");
+		buf_puts_html(out, *st->point ? st->point : "(no parameters)");
+		buf_printf(out, "</code></td><td><span class=\"verdict %s\"><span "
+		           "aria-hidden=\"true\">%s</span> %s</span><br>", v,
+		           st->p.verdict == COMPARE_SLOWER ? "\u25b2" : "\u25bc", v);
 		percent_put(out, st->p.diff, 1);
-		buf_puts(out, "</td><td class=\"num\">\u00b1");
+		buf_puts(out, " \u00b1");
 		percent_put(out, st->p.band, 0);
-		buf_printf(out, "</td><td class=\"num\">%.4g</td><td class=\"num\">"
-		           "%.4g</td><td class=\"point\">", st->p.a_ms, st->p.b_ms);
+		buf_printf(out, "</td><td class=\"num\">%.4g \u2192 %.4g</td><td class="
+		           "\"point\">", st->p.a_ms, st->p.b_ms);
 		if (st->changed && st->changed[0])
 			items_put(out, st->changed);
 		else
@@ -199,14 +206,21 @@ static void steps_section(const struct site_ctx *s, struct buf *out)
 		slower += j->steps[k].p.verdict == COMPARE_SLOWER;
 		faster += j->steps[k].p.verdict == COMPARE_FASTER;
 	}
-	buf_printf(out, "<h2 id=\"steps\">Steps</h2>\n<p>Each point whose median "
-	           "time moved beyond its noise from one recording to the next on "
-	           "the same machine: %zu step%s, %zu slower and %zu faster. A "
-	           "step's band is max(%g \u00d7 its noise, %g%%), its noise the "
-	           "larger quartile range or run spread of the two recordings; what "
-	           "changed is read from the two recordings' <code>meta.json</code> "
-	           "and <code>machine.json</code>.</p>\n", own, plural(own), slower,
-	           faster, COMPARE_NOISE_TIMES, hs->min_diff);
+	buf_puts(out, "<h2 id=\"steps\">Steps</h2>\n<p>");
+	if (own)
+		buf_printf(out, "Each point whose median time moved beyond its noise "
+		           "from one recording to the next on the same machine: %zu "
+		           "step%s, %zu slower and %zu faster. ", own, plural(own),
+		           slower, faster);
+	else
+		buf_puts(out, "No point moved beyond its noise from one recording "
+		              "to the next on the same machine. ");
+	buf_printf(out, "A point moves beyond its noise when its difference is "
+	           "over its band, max(%g \u00d7 its noise, %g%%), its noise the "
+	           "larger quartile range or run spread of the two recordings. "
+	           "What changed is read from the two recordings' <code>meta.json"
+	           "</code> and <code>machine.json</code>.</p>\n",
+	           COMPARE_NOISE_TIMES, hs->min_diff);
 	if (own) {
 		struct buf rows = BUF_INIT;
 		size_t n = steps_rows(s, 0, &rows);
@@ -217,9 +231,6 @@ static void steps_section(const struct site_ctx *s, struct buf *out)
 			buf_printf(out, "<p>The first %d of %zu; <code>labbook history"
 			           "</code> lists them all.</p>\n", STEPS_MAX_ROWS, n);
 		buf_free(&rows);
-	} else {
-		buf_puts(out, "<p>No point moved beyond its noise between two "
-		              "recordings on one machine.</p>\n");
 	}
 	if (!across)
 		return;
@@ -266,6 +277,7 @@ static void charts_section(const struct site_ctx *s, struct buf *out)
 	              "own the points that stepped the most on one machine. A "
 	              "dashed line marks a new card or driver. Hover a point for "
 	              "its time.</p>\n");
+	struct buf legend = BUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		size_t points = 0, steps = 0;
 		for (size_t q = 0; q < hs->j.nseries; q++)
@@ -276,13 +288,16 @@ static void charts_section(const struct site_ctx *s, struct buf *out)
 		buf_puts(out, "<figure class=\"chart history-fig\" id=\"h-");
 		buf_puts_html(out, ids[i]);
 		buf_puts(out, "\"><div class=\"chart-full\">");
-		history_chart_svg(hs, ids[i], out);
+		buf_reset(&legend);
+		history_chart_svg(hs, ids[i], out, &legend);
 		buf_puts(out, "</div><figcaption><strong>");
 		exp_link(s, ids[i], out);
 		buf_printf(out, "</strong>: %zu timed point%s, %zu step%s on one "
-		           "machine.</figcaption></figure>\n", points, plural(points),
-		           steps, plural(steps));
+		           "machine.<span class=\"history-legend\">%s</span>"
+		           "</figcaption></figure>\n", points, plural(points), steps,
+		           plural(steps), legend.data ? legend.data : "");
 	}
+	buf_free(&legend);
 	free(ids);
 }
 
@@ -302,9 +317,8 @@ void history_page_html(const struct site_ctx *s, struct buf *c)
 	buf_puts_html(c, h->dir);
 	buf_puts(c, "</code></h1>\n<p class=\"lead\">");
 	if (h->path) {
-		buf_printf(c, "The bundle as each of the %zu recording%s that git "
-		           "holds of it left it (<code>git log -- ", present,
-		           plural(present));
+		buf_printf(c, "The bundle as each of the %zu commit%s that changed "
+		           "it left it (<code>git log -- ", present, plural(present));
 		buf_puts_html(c, h->path);
 		buf_puts(c, "</code>)");
 	} else {

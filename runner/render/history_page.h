@@ -29,14 +29,15 @@ struct history_site {
 void history_page_html(const struct site_ctx *s, struct buf *out);
 
 /*
- * The chart of experiment id over the recordings, as an SVG element and
- * its legend (a list) appended to out: each point's median relative to its latest recording,
+ * The chart of experiment id over the recordings, as an SVG element
+ * appended to out, and its legend (HTML, a swatch before each name) to
+ * legend: each point's median relative to its latest recording,
  * with its spread; where the experiment has many points, the median of
  * them with the band that holds most, and the points that stepped drawn
  * on their own. Recordings after a change of machine are marked. Returns
  * how many points it drew on their own.
  */
 size_t history_chart_svg(const struct history_site *hs, const char *id,
-                         struct buf *out);
+                         struct buf *out, struct buf *legend);
 
 #endif

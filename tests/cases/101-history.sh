@@ -69,8 +69,9 @@ commit "sum: a slower kernel"
 SLOW=$(rev)
 
 # steps [across]: the rows of the page's steps on one machine (or of
-# those across a change of machine), one per line: commit, experiment,
-# point, verdict, difference and what changed.
+# those across a change of machine), one per line, a cell's text between
+# bars: commit, experiment and point, verdict and band, the median times
+# and what changed.
 steps() {
 	python3 - "${1:-}" <<'PY'
 import re, sys
@@ -78,9 +79,9 @@ html = open("site/history.html").read()
 cls = "records history-steps" + (" across" if sys.argv[1] else "")
 m = re.search(r'<table class="%s">(.*?)</table>' % cls, html, re.S)
 for row in re.findall(r"<tr[ >].*?</tr>", m.group(1).split("<tbody>")[1] if m else "", re.S):
-    cells = [re.sub(r"<[^>]+>", "", c).strip()
+    cells = [" ".join(re.sub(r"<[^>]+>", " ", c).split())
              for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
-    print(" | ".join(cells[:5] + cells[8:]))
+    print(" | ".join(cells))
 PY
 }
 
@@ -102,7 +103,7 @@ expect_rc 0
 expect_html index.html '<a href="history.html">History</a>'
 expect_html history.html 'History of <code>res</code>'
 ROWS=$(steps)
-[ "$ROWS" = "$SLOW | sum | n=3 | ▲ slower | +5.00% | source kernels/sum/sum.c" ] ||
+[ "$ROWS" = "$SLOW | sum n=3 | ▲ slower +5.00% ±1.00% | 4.002 → 4.202 | source kernels/sum/sum.c" ] ||
 	fail "the page's steps are not exactly the planted one: $ROWS"
 expect_html history.html "<strong>1 slower</strong> beyond noise"
 expect_html history.html '<svg class="history-chart"'
@@ -120,7 +121,7 @@ expect_err "4 points judged, 0 slower beyond noise"
 build --no-run --history res
 expect_rc 0
 ROWS=$(steps)
-[ "$(printf '%s\n' "$ROWS" | wc -l)" = 2 ] && grep -q "^$BACK | sum | n=3 | ▼ faster | -4.81% | nothing" <<<"$ROWS" ||
+[ "$(printf '%s\n' "$ROWS" | wc -l)" = 2 ] && grep -q "^$BACK | sum n=3 | ▼ faster -4.81% ±1.00% | 4.202 → 4 | nothing the recordings name$" <<<"$ROWS" ||
 	fail "the restored speed is not a faster step after the planted one: $ROWS"
 
 # Another card, every point 8% slower: a change of machine, not a
