@@ -106,10 +106,15 @@ struct series {
 	size_t group;  /* the first series this one coincides with, or itself */
 };
 
+/* Where a limit's words go in a drawing (chart_roofs.h): beside its line,
+ * or in the key. */
+enum { ROOF_ABOVE, ROOF_BELOW, ROOF_KEY };
+
 struct limit {
 	double v;
 	char *text; /* "HBM3 theoretical 3352 GB/s" */
 	const char *color, *dash;
+	int at[2];  /* where its words go, by WIDE and NARROW */
 };
 
 struct label {

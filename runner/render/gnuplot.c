@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/exec.h"
+#include "render/chart_roofs.h"
 #include "render/chart_svg.h"
 #include "render/plot_words.h"
 #include "base/util.h"
@@ -154,16 +155,22 @@ static void gp_xtics(struct buf *gp, const struct chart *c, double w)
  */
 void chart_layout(struct chart *c, int w)
 {
-	int keyed = c->sf != NULL;
+	/* Roofs whose words fit nowhere beside their lines are named in the
+	 * key, as are the series (with a series field) and the ring of points
+	 * beyond noise. */
+	size_t roofs = chart_roofs_place(c, w);
+	int keyed = c->sf != NULL || roofs;
 	double char_px = CHART_FONT_PX * 0.62, plot_w = chart_width[w] - 100;
 	size_t longest = 0;
-	/* The ring of points beyond noise has its own entry in the key. */
-	size_t entries = c->nser + (c->nmarked ? 1 : 0);
-	for (size_t s = 0; keyed && s < c->nser; s++)
+	size_t entries = (c->sf ? c->nser : 0) + (c->nmarked ? 1 : 0) + roofs;
+	for (size_t s = 0; c->sf && s < c->nser; s++)
 		longest = strlen(c->ser[s].title) > longest ? strlen(c->ser[s].title)
 		                                            : longest;
-	if (keyed && c->nmarked && strlen(c->ov->mark_title) > longest)
+	if (c->nmarked && strlen(c->ov->mark_title) > longest)
 		longest = strlen(c->ov->mark_title);
+	for (size_t i = 0; i < c->nlim; i++)
+		if (c->lim[i].at[w] == ROOF_KEY && strlen(c->lim[i].text) > longest)
+			longest = strlen(c->lim[i].text);
 	int cols = 1, rows = 0;
 	if (keyed) {
 		cols = (int)(plot_w / (longest * char_px + 60));
@@ -187,84 +194,11 @@ void chart_layout(struct chart *c, int w)
 			                     sin(c->xrot[w] * M_PI / 180.0));
 		}
 	}
-	c->height[w] = (w == WIDE ? 400 : 330) + 20 * rows + c->xextra[w];
-}
-
-/*
- * How much of the curves a label would hide: samples along each line that
- * fall in the box from x_from (a fraction of the plot's width) to its right
- * end, between y_lo and y_hi pixels above the bottom.
- */
-static int label_hits(const struct chart *c, double plot_h, double x_from,
-                      double y_lo, double y_hi)
-{
-	double tx0 = chart_axis_t(c->xmin, c->logx), tx1 = chart_axis_t(c->xmax, c->logx);
-	double ty0 = chart_axis_t(c->ylo, c->logy), ty1 = chart_axis_t(c->yhi, c->logy);
-	int hits = 0;
-	if (c->bars)
-		return 0;
-	for (size_t s = 0; s < c->nser; s++)
-		for (size_t i = 0; i + 1 < c->ser[s].n; i++) {
-			const struct point *p = &c->ser[s].pts[i], *q = p + 1;
-			if (c->logy && (p->y <= 0 || q->y <= 0))
-				continue;
-			for (int k = 0; k <= 10; k++) {
-				double f = k / 10.0;
-				double x = (chart_axis_t(p->x, c->logx) * (1 - f) +
-				            chart_axis_t(q->x, c->logx) * f - tx0) / (tx1 - tx0);
-				double y = ((chart_axis_t(p->y, c->logy) * (1 - f) +
-				             chart_axis_t(q->y, c->logy) * f) - ty0) / (ty1 - ty0) *
-				           plot_h;
-				hits += x >= x_from && y >= y_lo && y <= y_hi;
-			}
-		}
-	return hits;
-}
-
-/*
- * The limit labels of one drawing, at the right end of their lines: above
- * or below each, wherever it hides less of the curves and stays clear of
- * the frame and of the label before it.
- */
-static void gp_limit_labels(struct buf *gp, const struct chart *c, int w)
-{
-	double plot_h = c->height[w] - 110 - 20 * c->key_rows[w] - c->xextra[w];
-	double plot_w = chart_width[w] - 100;
-	double t0 = chart_axis_t(c->ylo, c->logy), t1 = chart_axis_t(c->yhi, c->logy);
-	double prev = INFINITY;
-	int prev_below = 0;
-	size_t *order = xmalloc((c->nlim + 1) * sizeof *order);
-	for (size_t i = 0; i < c->nlim; i++)
-		order[i] = i;
-	for (size_t i = 1; i < c->nlim; i++)
-		for (size_t j = i; j > 0 && c->lim[order[j]].v > c->lim[order[j - 1]].v;
-		     j--) {
-			size_t t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-	buf_puts(gp, "unset label\n");
-	for (size_t k = 0; k < c->nlim; k++) {
-		const struct limit *l = &c->lim[order[k]];
-		if (c->logy && l->v <= 0)
-			continue;
-		double y = (chart_axis_t(l->v, c->logy) - t0) / (t1 - t0) * plot_h;
-		double x_from = 0.99 - (strlen(l->text) * CHART_FONT_PX * 0.6 + 6) / plot_w;
-		int above_ok = y + 22 <= plot_h && prev - y >= (prev_below ? 40 : 20);
-		int below_ok = y >= 22;
-		int below = !above_ok;
-		if (above_ok && below_ok)
-			below = label_hits(c, plot_h, x_from, y - 20, y - 2) <
-			        label_hits(c, plot_h, x_from, y + 2, y + 20);
-		buf_printf(gp, "set label %zu ", k + 1);
-		gp_str(gp, l->text);
-		buf_printf(gp, " at graph 0.99, first %.10g right front "
-		           "offset 0,%s tc rgb '%s'\n", l->v, below ? "-0.75" : "0.75",
-		           l->color);
-		prev = y;
-		prev_below = below;
-	}
-	free(order);
+	/* Rows of the key 20 px each; 36 px, and a line more for each two-line
+	 * roof, when some roof's words take two lines. */
+	size_t wrapped = chart_roofs_wrapped(c, w);
+	c->height[w] = (w == WIDE ? 400 : 330) + (wrapped ? 36 : 20) * rows +
+	               20 * (int)wrapped + c->xextra[w];
 }
 
 /* The settings that differ between the wide and the narrow drawing. */
@@ -289,12 +223,17 @@ static void gp_drawing(struct buf *gp, const struct chart *c, int w,
 	} else {
 		gp_xtics(gp, c, chart_width[w] - 100);
 	}
-	if (c->sf)
-		buf_printf(gp, "set key below horizontal left reverse Left samplen 3 spacing 1.1 "
-		           "maxcols %d maxrows %d\n", c->key_cols[w], c->key_rows[w]);
+	/* Roofs' words on two lines need room: gnuplot centres them on
+	 * their row. */
+	chart_roofs_titles(gp, c, w, gp_str);
+	if (c->key_rows[w])
+		buf_printf(gp, "set key below horizontal left reverse Left samplen 3 "
+		           "spacing %s maxcols %d maxrows %d\n",
+		           chart_roofs_wrapped(c, w) ? "2" : "1.1", c->key_cols[w],
+		           c->key_rows[w]);
 	else
 		buf_puts(gp, "unset key\n");
-	gp_limit_labels(gp, c, w);
+	chart_roofs_labels(gp, c, w, gp_str);
 }
 
 /* The plot command: the spread of the runs (thick bars) under the series,
@@ -350,9 +289,12 @@ static void gp_plot(struct buf *gp, const struct chart *c)
 		                                                               : "2.6");
 		gp_str(gp, c->ov->mark_title);
 	}
-	for (size_t i = 0; i < c->nlim; i++)
-		buf_printf(gp, ", \\\n     %.10g with lines lw 1.5 dt %s lc rgb '%s' "
-		           "notitle", c->lim[i].v, c->lim[i].dash, c->lim[i].color);
+	for (size_t i = 0; i < c->nlim; i++) {
+		buf_printf(gp, ", \\\n     %.10g with lines lw 1.5 dt %s lc rgb '%s' ",
+		           c->lim[i].v, c->lim[i].dash, c->lim[i].color);
+		/* Named in the key of the drawings that key it (chart_roofs.h). */
+		buf_printf(gp, "title labbook_roof%zu", i + 1);
+	}
 	buf_putc(gp, '\n');
 }
 
