@@ -151,7 +151,8 @@ addEventListener("load", () => {
 		const box = img.getBoundingClientRect(), r = c.getBoundingClientRect();
 		let x = +c.getAttribute("cx"), y = +c.getAttribute("cy");
 		if (narrow) { x = m[0] * x + m[4]; y = m[3] * y + m[5]; }
-		const ex = box.x + x * box.width / 760, ey = box.y + y * box.height / 480;
+		const vb = svg.viewBox.baseVal;
+		const ex = box.x + x * box.width / vb.width, ey = box.y + y * box.height / vb.height;
 		const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
 		if (Math.abs(cx - ex) < 1.5 && Math.abs(cy - ey) < 1.5) placed++;
 		const e = document.elementFromPoint(cx, cy);
