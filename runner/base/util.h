@@ -131,5 +131,11 @@ char *str_trim(char *s);
 int str_starts(const char *s, const char *prefix);
 /* A hash of s for the slots of a table (FNV-1a). */
 uint64_t str_hash(const char *s);
+/* The edit distance of a and b (insertions, deletions, substitutions). */
+size_t str_distance(const char *a, const char *b);
+/* Of the n words, the one nearest to s, when it is near enough to be a
+ * slip of the keyboard (a third of s's length, at least one edit); else
+ * NULL. Borrowed from words. */
+const char *str_nearest(const char *s, const char *const *words, size_t n);
 
 #endif

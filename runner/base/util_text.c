@@ -1,6 +1,7 @@
 /*
  * util_text.c - text (util.h): UTF-8 checked and made safe to show, lines
- * and spaces trimmed, and numbers read strictly.
+ * and spaces trimmed, numbers read strictly, and words told apart by their
+ * edit distance.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -189,3 +190,40 @@ const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+
+size_t str_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xmalloc((lb + 1) * sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t corner = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = corner + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			corner = up;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *str_nearest(const char *s, const char *const *words, size_t n)
+{
+	const char *best = NULL;
+	size_t dbest = strlen(s) / 3 > 1 ? strlen(s) / 3 : 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = str_distance(s, words[i]);
+		if (d <= dbest && (!best || d < str_distance(s, best)))
+			best = words[i];
+	}
+	return best;
+}

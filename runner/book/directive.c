@@ -40,6 +40,7 @@ static const struct opt_spec chart_opts[] = {
 	{"xlabel", 0, 0, V_TEXT}, {"ylabel", 0, 0, V_TEXT},
 	{"title", 0, 0, V_TEXT},  {"caption", 0, 0, V_TEXT},
 	{"x-unit", 0, 0, V_TEXT}, {"y-unit", 0, 0, V_TEXT},
+	{"y-scale", 0, 0, V_TEXT},
 	{"label", 0, 1, V_TEXT},  {"series-label", 0, 0, V_TEXT},
 	{"highlight", 0, 0, V_TEXT},
 	{"machines", 0, 0, V_TEXT},

@@ -26,6 +26,56 @@ int machine_has_gpu(const struct bundle *b)
 	return gpu && strcmp(gpu, "none") != 0;
 }
 
+char *field_others(const struct exp_result *r, const char *field)
+{
+	const char **names = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const cJSON *f;
+		cJSON_ArrayForEach(f, r->rows[i]) {
+			size_t k = 0;
+			while (k < n && strcmp(names[k], f->string))
+				k++;
+			if (k == n)
+				*ARRAY_PUSH(names, n) = f->string;
+		}
+	}
+	struct buf b = BUF_INIT;
+	const char *near = str_nearest(field, names, n);
+	if (near)
+		buf_printf(&b, "did you mean '%s'? Its fields: ", near);
+	else
+		buf_puts(&b, "its fields: ");
+	for (size_t k = 0; k < n; k++)
+		buf_printf(&b, "%s%s", k ? ", " : "", names[k]);
+	buf_puts(&b, n ? "" : "(none)");
+	free(names);
+	return buf_detach(&b);
+}
+
+void claims_summary_html(struct buf *out, int n, int failed, int gpu)
+{
+	const char *where = gpu ? "card" : "machine";
+	if (!failed && n == 1)
+		buf_printf(out, "<p class=\"claims-summary holds\">The one claim "
+		           "this chapter makes holds on the %s these numbers come "
+		           "from.</p>", where);
+	else if (!failed)
+		buf_printf(out, "<p class=\"claims-summary holds\">All %d claims "
+		           "this chapter makes hold on the %s these numbers come "
+		           "from.</p>", n, where);
+	else if (n == 1)
+		buf_printf(out, "<p class=\"claims-summary fails\" role=\"alert\">"
+		           "The one claim this chapter makes does not hold on the %s "
+		           "these numbers come from; it is marked ✗ below.</p>", where);
+	else
+		buf_printf(out, "<p class=\"claims-summary fails\" role=\"alert\">"
+		           "%d of the %d claims this chapter makes do%s not hold on "
+		           "the %s these numbers come from; %s marked ✗ below.</p>",
+		           failed, n, failed == 1 ? "es" : "", where,
+		           failed == 1 ? "it is" : "they are");
+}
+
 void error_box(struct buf *out, const char *title, const char *msg,
                const char *text)
 {

@@ -19,6 +19,14 @@ const char *machine_str(const struct bundle *b, const char *key);
 int machine_has_gpu(const struct bundle *b);
 /* A box that says what went wrong: title, then msg (or NULL), then a
  * program's text (or NULL) as text_html shows it. */
+/* What to say of a field that experiment r's records lack, as prose says
+ * it: "its fields: n, gbps", or "did you mean 'gbps'? Its fields: n, gbps"
+ * when one is a slip away. Caller frees. */
+char *field_others(const struct exp_result *r, const char *field);
+/* The line under a chapter's title on its claims: that all n hold on the
+ * card (the machine, without a GPU) these numbers come from, or how many do
+ * not, in words that fit one claim as well as many. */
+void claims_summary_html(struct buf *out, int n, int failed, int gpu);
 void error_box(struct buf *out, const char *title, const char *msg,
                const char *text);
 /* Bytes from a program as HTML: escaped, invalid UTF-8 and control

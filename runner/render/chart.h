@@ -131,6 +131,7 @@ struct chart {
 	size_t nmarked;                /* points with mark set */
 	const char *path, *xf, *yf, *sf;
 	const char *xlabel, *ylabel, *xunit, *yunit;
+	double yscale;   /* y-scale:, what every y and limit is multiplied by */
 	int logx, logy;  /* the base, or 0 */
 	int bars;        /* x is a category */
 	int as_points;   /* categories on a log axis: points, never bars */

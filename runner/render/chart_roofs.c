@@ -1,6 +1,6 @@
 /*
- * chart_roofs.c - where the words of a chart's limit lines go
- * (chart_roofs.h). Each drawing is seen as gnuplot lays it out: a plot
+ * chart_roofs.c - a chart's limit lines (chart_roofs.h): their values and
+ * words, and where the words go. Each drawing is seen as gnuplot lays it out: a plot
  * area of known pixels, the labels right-aligned at its right end, the
  * text CHART_FONT_PX high. A label is tried above its line, then below,
  * against every piece of data in its box and every label and line of the
@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "judge/judge.h"
+#include "render/plot_words.h"
 
 /* A label's height and its gap from its line, in pixels; a marker's
  * radius (a ring's, round a point beyond noise). */
@@ -69,6 +71,54 @@ static int seg_hits(const struct area *a, double x0, double y0, double x1,
 			return 0;
 	}
 	return 1;
+}
+
+int chart_limits(struct chart *c, struct plot *out)
+{
+	const struct directive *d = c->d;
+	for (size_t i = 0; i < d->nopts; i++) {
+		if (strcmp(d->opts[i].key, "limit"))
+			continue;
+		const struct judged_opt *jo = &c->jo[i];
+		char *spec = xstrdup(d->opts[i].value), *bar = strchr(spec, '|');
+		*(bar ? bar : spec + strlen(spec)) = '\0';
+		const char *label = str_trim(bar ? bar + 1 : spec);
+		if (!jo->ok && jo->need_cc) { /* a unit this card lacks: not drawn */
+			char *note = xasprintf("%s%s%s is not drawn: %s.", out->note ?
+			                       out->note : "", out->note ? " " : "",
+			                       label, jo->why);
+			free(out->note);
+			out->note = note;
+			free(spec);
+			continue;
+		}
+		if (!jo->ok) {
+			out->error = xasprintf("%s:%d: chart '%s': limit: %s", c->path,
+			                       d->opts[i].line, d->id, jo->why);
+			free(spec);
+			return -1;
+		}
+		struct buf t = BUF_INIT;
+		buf_puts(&t, label);
+		buf_putc(&t, ' ');
+		chart_value_put(&t, jo->num * c->yscale, c->yunit);
+		struct limit *l = ARRAY_PUSH(c->lim, c->nlim);
+		l->v = jo->num * c->yscale;
+		l->text = buf_detach(&t);
+		free(spec);
+	}
+	return 0;
+}
+
+int chart_yscale(struct chart *c, struct plot *out)
+{
+	const char *v = dir_opt(c->d, "y-scale");
+	c->yscale = 1;
+	if (v && (parse_double(v, 1e-30, 1e30, &c->yscale) != 0 || c->yscale <= 0))
+		return chart_fail(out, c->path, dir_opt_line(c->d, "y-scale"),
+		                  "chart '%s': y-scale: '%s' is not a number above 0 "
+		                  "(0.001 draws GFLOP/s as TFLOP/s)", c->d->id, v);
+	return 0;
 }
 
 /* Does any data of the chart lie in the box? */

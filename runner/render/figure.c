@@ -110,7 +110,7 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 	data_link(c, dir_opt(d, "data"), out);
 	buf_puts(out, ", bundle ");
 	buf_puts_html(out, c->s->b->dir);
-	if (machine_str(c->s->b, "gpu")) {
+	if (machine_has_gpu(c->s->b)) {
 		buf_puts(out, " (");
 		buf_puts_html(out, machine_str(c->s->b, "gpu"));
 		buf_puts(out, ")");

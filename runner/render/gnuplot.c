@@ -398,10 +398,13 @@ void chart_csv(const struct chart *c, struct buf *csv)
 				csv_str(csv, c->cats[(size_t)p->x]);
 			else
 				buf_printf(csv, "%.10g", p->x);
-			buf_printf(csv, ",%.10g,%.10g,%.10g", p->y, p->lo, p->hi);
+			/* The field's own values, as its column says: y-scale is
+			 * the drawing's. */
+			double k = c->yscale;
+			buf_printf(csv, ",%.10g,%.10g,%.10g", p->y / k, p->lo / k, p->hi / k);
 			if (c->ov && p->has_run)
-				buf_printf(csv, ",%.10g,%.10g,%d", p->run_lo, p->run_hi,
-				           p->mark);
+				buf_printf(csv, ",%.10g,%.10g,%d", p->run_lo / k,
+				           p->run_hi / k, p->mark);
 			else if (c->ov)
 				buf_printf(csv, ",,,%d", p->mark);
 			buf_putc(csv, '\n');

@@ -211,14 +211,32 @@ static char *page_frame(const struct site_ctx *s, const struct page *pg,
 		           "next chapter\">%s%s</nav>", pg->prev, pg->next);
 	char *scripts = xasprintf("%s%s", pg->scripts,
 	                          o->live ? LIVE_SCRIPT_HTML : "");
+	/* The books linked with this one (--link), in the bar on top of
+	 * every page, not only at the foot of the index. */
+	struct buf links = BUF_INIT;
+	for (size_t i = 0; i < o->nlinks; i++) {
+		const char *bar = strchr(o->links[i], '|');
+		char *url = xstrndup(o->links[i], (size_t)(bar - o->links[i]));
+		buf_puts(&links, i ? " · " : "<nav class=\"top-links\" aria-label="
+		         "\"Other books\">");
+		buf_puts(&links, "<a href=\"");
+		buf_puts_html(&links, str_trim(url));
+		buf_puts(&links, "\">");
+		buf_puts_html(&links, bar + 1 + strspn(bar + 1, " "));
+		buf_puts(&links, "</a>");
+		free(url);
+	}
+	buf_puts(&links, o->nlinks ? "</nav>" : "");
 	struct tvar vars[] = {
 		{"title", t.data},          {"book", book.data},
 		{"toc", pg->toc},           {"toc_fold", pg->toc_fold},
 		{"banner", s->banner},      {"content", content},
 		{"pager", pager.data},      {"scripts", scripts},
+		{"links", links.data},
 	};
 	char *html = template_fill(s->tmpl, vars, sizeof vars / sizeof vars[0]);
 	free(scripts);
+	buf_free(&links);
 	free(full_title);
 	buf_free(&t);
 	buf_free(&book);

@@ -13,6 +13,8 @@
 
 #include "base/buf.h"
 #include "judge/judge.h"
+#include "render/box.h"
+#include "render/chart_roofs.h"
 #include "render/chart_svg.h"
 #include "render/gnuplot.h"
 #include "render/plot_words.h"
@@ -153,10 +155,14 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 	const char *fields[] = {c->xf, c->yf, c->sf};
 	const char *names[] = {"x", "y", "series"};
 	for (size_t i = 0; i < 3; i++)
-		if (fields[i] && !has_field(r, fields[i]))
-			return chart_fail(out, c->path, dir_opt_line(d, names[i]),
-			                 "chart '%s': experiment '%s' has no field '%s' "
-			                 "(option %s)", d->id, data, fields[i], names[i]);
+		if (fields[i] && !has_field(r, fields[i])) {
+			char *why = field_others(r, fields[i]);
+			chart_fail(out, c->path, dir_opt_line(d, names[i]), "chart '%s': "
+			           "experiment '%s' has no field '%s' (option %s); %s",
+			           d->id, data, fields[i], names[i], why);
+			free(why);
+			return -1;
+		}
 	const struct judged_opt *jw = NULL;
 	for (size_t i = 0; i < d->nopts; i++)
 		if (!strcmp(d->opts[i].key, "where"))
@@ -202,13 +208,16 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 			continue;
 		p.lo = p.hi = p.y;
 		p.has_err = row_number(row, lo_f, &p.lo) && row_number(row, hi_f, &p.hi);
+		p.y *= c->yscale;
+		p.lo *= c->yscale;
+		p.hi *= c->yscale;
 		if (!row_number(row, "runs", &p.runs))
 			p.runs = 0;
 		if (!row_number(row, "reps", &p.reps))
 			p.reps = 0;
 		if (c->ov) {
-			p.run_lo = c->ov->pts[i].run_lo;
-			p.run_hi = c->ov->pts[i].run_hi;
+			p.run_lo = c->ov->pts[i].run_lo * c->yscale;
+			p.run_hi = c->ov->pts[i].run_hi * c->yscale;
 			p.has_run = isfinite(p.run_lo) && isfinite(p.run_hi);
 			p.mark = c->ov->pts[i].mark;
 			c->nmarked += p.mark != 0;
@@ -253,45 +262,6 @@ static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
 	rc = 0;
 out:
 	return rc;
-}
-
-/* Each limit, as the judge valued it on this bundle, with its text; 0 or
- * -1 (a problem the judge reported). */
-static int chart_limits(struct chart *c, struct plot *out)
-{
-	const struct directive *d = c->d;
-	for (size_t i = 0; i < d->nopts; i++) {
-		if (strcmp(d->opts[i].key, "limit"))
-			continue;
-		const struct judged_opt *jo = &c->jo[i];
-		char *spec = xstrdup(d->opts[i].value), *bar = strchr(spec, '|');
-		*(bar ? bar : spec + strlen(spec)) = '\0';
-		const char *label = str_trim(bar ? bar + 1 : spec);
-		if (!jo->ok && jo->need_cc) { /* a unit this card lacks: not drawn */
-			char *note = xasprintf("%s%s%s is not drawn: %s.", out->note ?
-			                       out->note : "", out->note ? " " : "",
-			                       label, jo->why);
-			free(out->note);
-			out->note = note;
-			free(spec);
-			continue;
-		}
-		if (!jo->ok) {
-			out->error = xasprintf("%s:%d: chart '%s': limit: %s", c->path,
-			                       d->opts[i].line, d->id, jo->why);
-			free(spec);
-			return -1;
-		}
-		struct buf t = BUF_INIT;
-		buf_puts(&t, label);
-		buf_putc(&t, ' ');
-		chart_value_put(&t, jo->num, c->yunit);
-		struct limit *l = ARRAY_PUSH(c->lim, c->nlim);
-		l->v = jo->num;
-		l->text = buf_detach(&t);
-		free(spec);
-	}
-	return 0;
 }
 
 /* label: lines ("value | words"), series-label: and the titles; 0 or -1. */
@@ -539,7 +509,8 @@ static int plot_make(const struct directive *d, const struct judged_opt *jo,
 	c.yunit = dir_opt(d, "y-unit");
 	c.logx = dir_opt(d, "logx") ? atoi(dir_opt(d, "logx")) : 0;
 	c.logy = dir_opt(d, "logy") ? atoi(dir_opt(d, "logy")) : 0;
-	if (chart_select(&c, b, out) != 0 || chart_limits(&c, out) != 0 ||
+	if (chart_yscale(&c, out) != 0 || chart_select(&c, b, out) != 0 ||
+	    chart_limits(&c, out) != 0 ||
 	    chart_titles(&c, out) != 0)
 		goto out;
 	c.as_points = c.bars && c.logy;

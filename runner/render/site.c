@@ -54,18 +54,12 @@ static int chapter_page(struct page_ctx *c)
 		/* The claims summary goes under the title, when there is one. */
 		buf_put(&content, body.data, after_title);
 		const char *nl = after_title ? "\n" : "";
-		if (c->claims_failed)
-			buf_printf(&content, "%s<p class=\"claims-summary fails\" "
-			           "role=\"alert\">%d of the %d claims this chapter makes "
-			           "do not hold on the card these numbers come from; they "
-			           "are marked ✗ below.</p>%s", nl, c->claims_failed,
-			           c->claims, after_title ? "" : "\n");
-		else if (c->claims)
-			buf_printf(&content, "%s<p class=\"claims-summary holds\">All %d "
-			           "claims this chapter makes hold on the %s these "
-			           "numbers come from.</p>%s", nl, c->claims,
-			           machine_has_gpu(s->b) ? "card" : "machine",
-			           after_title ? "" : "\n");
+		if (c->claims) {
+			buf_puts(&content, nl);
+			claims_summary_html(&content, c->claims, c->claims_failed,
+			                    machine_has_gpu(s->b));
+			buf_puts(&content, after_title ? "" : "\n");
+		}
 		buf_put(&content, body.data + after_title, body.len - after_title);
 	}
 	/* No chapter's raw HTML reaches the page around it, or the next chapter. */

@@ -172,9 +172,12 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		reported = 1;
 	}
 	for (size_t k = 0; !msg && k < ncols; k++)
-		if (!field_known(r, cols[k].field))
-			msg = xasprintf("table: experiment '%s' has no field '%s'", data,
-			                cols[k].field);
+		if (!field_known(r, cols[k].field)) {
+			char *why = field_others(r, cols[k].field);
+			msg = xasprintf("table: experiment '%s' has no field '%s'; %s",
+			                data, cols[k].field, why);
+			free(why);
+		}
 	if (!msg && sort) {
 		sort_copy = xstrdup(sort);
 		char *sp = strchr(sort_copy, ' ');
@@ -182,8 +185,10 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		if (sp)
 			*sp = '\0';
 		if (!field_known(r, sort_copy)) {
-			msg = xasprintf("table: sort: experiment '%s' has no field '%s'",
-			                data, sort_copy);
+			char *why = field_others(r, sort_copy);
+			msg = xasprintf("table: sort: experiment '%s' has no field '%s'; "
+			                "%s", data, sort_copy, why);
+			free(why);
 			opt = "sort";
 		}
 	}

@@ -69,10 +69,15 @@ grep -q '^small,' site/fig/both.csv && grep -q '^big,' site/fig/both.csv ||
 	fail "the overlaid chart's data lacks a machine: $(cat site/fig/both.csv)"
 grep -q '32.25,' site/fig/both.csv || fail "small's largest point is not drawn"
 grep -q 'small' site/fig/base-only.csv && fail "a chart that did not ask overlays machines"
-# A limit line is drawn at each machine's own value, labelled with it.
-grep -q "^set label .*'largest, big 16.2' at graph [0-9.]*, first 16.25 " site/fig/both.gp &&
-	grep -q "^set label .*'largest, small 32.2' at graph [0-9.]*, first 32.25 " site/fig/both.gp ||
-	fail "the limit lines are not each machine's: $(grep 'label' site/fig/both.gp)"
+# A limit line is drawn at each machine's own value, labelled with it:
+# beside the line, or in the key where its words would cover the data.
+for l in 'largest, big 16.2|16.25' 'largest, small 32.2|32.25'; do
+	words=${l%|*} v=${l#*|}
+	grep -q "^     $v with lines " site/fig/both.gp &&
+		grep -q -e "^set label .*'$words' at graph [0-9.]*, first $v " \
+			-e "^labbook_roof[0-9]* = '$words'" site/fig/both.gp ||
+		fail "the limit line $words is not that machine's: $(grep -e label -e roof site/fig/both.gp)"
+done
 expect_html index.html 'compared with <a href="machines.html">1 other machine</a>'
 
 # A chart naming an unknown machine warns and draws what it can.
