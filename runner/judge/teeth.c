@@ -113,26 +113,67 @@ static void target_add(struct target *tg, cJSON *cell)
 	tg->orig[tg->n - 1] = cell->valuedouble;
 }
 
-/* The noise of record i (k in its experiment er) of read rd: a timed
- * record's, as compare judges it; else, where runs were merged, the
- * spread of the field's runs (FIELD_lo to FIELD_hi) over its value; else
- * none (NAN: exact). At least COMPARE_MIN_NOISE. */
+/* Is field of row a time, or a rate made from one (lab.h's rates carry
+ * their range, FIELD_lo and FIELD_hi, from the fastest and slowest
+ * repetitions)? */
+static int time_field(const cJSON *row, const char *field)
+{
+	static const char *const ends[] = {"ms", "us", "_ns", "gbps", "gflops",
+	                                   "tflops", "gelems", "gops"};
+	size_t n = strlen(field);
+	for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+		size_t e = strlen(ends[i]);
+		if (n >= e && !strcmp(field + n - e, ends[i]))
+			return 1;
+	}
+	char *lo = xasprintf("%s_lo", field);
+	int has = cJSON_GetObjectItemCaseSensitive(row, lo) != NULL;
+	free(lo);
+	return has;
+}
+
+/* |field in the repeat's record k - field in row| / |field in row|, where
+ * the repeat has that point; else 0. */
+static double repeat_field_diff(struct teeth *t, const char *id,
+                                const cJSON *row, const char *field, size_t k)
+{
+	double x, y;
+	if (!t->repeat || !row_number(row, field, &x) || x == 0)
+		return 0;
+	struct exp_result *r = bundle_get(t->repeat, id);
+	if (k >= r->nrows || !record_same_point(row, r->rows[k]) ||
+	    !row_number(r->rows[k], field, &y))
+		return 0;
+	return fabs(y - x) / fabs(x);
+}
+
+/* The noise of field in record i (k in its experiment er) of read rd, as
+ * compare would judge it: for a time, or a rate made from one, of a timed
+ * record, the record's (its repetitions' quartiles, its runs' spread, the
+ * repeat's time); else, where runs were merged, the field's runs' spread
+ * (FIELD_lo to FIELD_hi) over its value; either way, or alone, the field's
+ * own difference from the repeat. None at all (NAN) is exact: a count, a
+ * computed error that repeats bit for bit. At least COMPARE_MIN_NOISE. */
 static double cell_noise(struct teeth *t, const struct eval_read *rd,
                          struct exp_result *er, size_t i, size_t k)
 {
 	const cJSON *row = rd->rows[i];
-	if (record_timed(row))
-		return fmax(compare_point_noise(t->b, t->repeat, er->id, k),
-		            COMPARE_MIN_NOISE);
-	char *lo_f = xasprintf("%s_lo", rd->field);
-	char *hi_f = xasprintf("%s_hi", rd->field);
-	double x, lo, hi, noise = NAN;
-	if (row_number(row, rd->field, &x) && row_number(row, lo_f, &lo) &&
-	    row_number(row, hi_f, &hi) && x != 0)
-		noise = fmax((hi - lo) / fabs(x), COMPARE_MIN_NOISE);
-	free(lo_f);
-	free(hi_f);
-	return noise;
+	double noise = NAN, x, lo, hi;
+	if (record_timed(row) && time_field(row, rd->field)) {
+		noise = compare_point_noise(t->b, t->repeat, er->id, k);
+	} else {
+		char *lo_f = xasprintf("%s_lo", rd->field);
+		char *hi_f = xasprintf("%s_hi", rd->field);
+		if (row_number(row, rd->field, &x) && row_number(row, lo_f, &lo) &&
+		    row_number(row, hi_f, &hi) && x != 0)
+			noise = (hi - lo) / fabs(x);
+		free(lo_f);
+		free(hi_f);
+	}
+	double rep = repeat_field_diff(t, er->id, row, rd->field, k);
+	if (rep > 0)
+		noise = isnan(noise) ? rep : fmax(noise, rep);
+	return isnan(noise) ? noise : fmax(noise, COMPARE_MIN_NOISE);
 }
 
 /* Is record i one of those changed alone, among the n of read rd? */
