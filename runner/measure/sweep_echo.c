@@ -3,53 +3,81 @@
 #include "measure/sweep_echo.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "book/sweep.h"
 #include "bundle/capture.h"
+#include "base/buf.h"
 #include "base/util.h"
 
-/* Does word v stand alone in text (not inside a longer number or word)? */
-static int text_has_value(const char *text, const char *v)
+/* The hash of text with every number that has a fraction (a time, a
+ * rate: what differs from run to run) taken out. */
+static uint64_t output_shape(const char *text)
 {
-	size_t n = strlen(v);
-	for (const char *p = text; n && (p = strstr(p, v)); p++) {
-		int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
-		                          p[-1] == '.');
-		const char *q = p + n;
-		int after = isalnum((unsigned char)*q) || *q == '_' ||
-		            (*q == '.' && isdigit((unsigned char)q[1]));
-		if (!before && !after)
-			return 1;
+	struct buf b = BUF_INIT;
+	for (const char *p = text; *p;) {
+		const char *q = p;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q > p && *q == '.' && isdigit((unsigned char)q[1])) {
+			q++;
+			while (isdigit((unsigned char)*q) || *q == 'e' || *q == 'E' ||
+			       ((*q == '-' || *q == '+') && (q[-1] == 'e' || q[-1] == 'E')))
+				q++;
+			buf_putc(&b, '#');
+			p = q;
+			continue;
+		}
+		for (; p < q; p++)
+			buf_putc(&b, *p);
+		if (*p)
+			buf_putc(&b, *p++);
 	}
-	return 0;
+	uint64_t h = str_hash(b.data ? b.data : "");
+	buf_free(&b);
+	return h;
+}
+
+/* Do sets j and k of e's sweep differ in group g and in no other? */
+static int differ_in_only(const struct exper *e, size_t j, size_t k, size_t g)
+{
+	for (size_t h = 0; h < sweep_groups(e->sweep); h++)
+		if (!strcmp(sweep_value(e->sweep, j, h), sweep_value(e->sweep, k, h)) !=
+		    (h != g))
+			return 0;
+	return 1;
 }
 
 void sweep_echo_check(const struct exper *e, char *const *outs)
 {
 	size_t sets = sweep_sets(e->sweep), groups = sweep_groups(e->sweep);
-	char *seen = xcalloc(sets * groups + 1, 1);
-	int any = 0;
+	uint64_t *shape = xcalloc(sets + 1, sizeof *shape);
 	for (size_t k = 0; k < sets; k++)
-		for (size_t g = 0; g < groups; g++) {
-			seen[k * groups + g] = outs[k] &&
-			        text_has_value(outs[k], sweep_value(e->sweep, k, g));
-			any |= seen[k * groups + g];
-		}
-	for (size_t k = 0; k < sets && any; k++)
-		for (size_t g = 0; g < groups; g++) {
-			if (seen[k * groups + g] || !outs[k])
-				continue;
-			char *set = sweep_text(e->sweep, k);
-			warn_at(e->ch->path, sweep_line(e->sweep, g), "experiment '%s': "
-			        "in the set '%s', the value %s of '%s' appears nowhere in "
-			        "the output, while other swept values do; the program may "
-			        "have ignored it", e->id, set, sweep_value(e->sweep, k, g),
-			        sweep_name(e->sweep, g));
-			free(set);
-		}
-	free(seen);
+		shape[k] = outs[k] ? output_shape(outs[k]) : 0;
+	/* Each group once: the first two sets that differ in it alone and
+	 * printed the same. */
+	for (size_t g = 0; g < groups; g++) {
+		int told = 0;
+		for (size_t k = 1; k < sets && !told; k++)
+			for (size_t j = 0; j < k && !told; j++) {
+				if (!outs[k] || !outs[j] || shape[j] != shape[k] ||
+				    !differ_in_only(e, j, k, g))
+					continue;
+				char *a = sweep_text(e->sweep, j), *b = sweep_text(e->sweep, k);
+				warn_at(e->ch->path, sweep_line(e->sweep, g), "experiment '%s': "
+				        "the sets '%s' and '%s' printed the same output (its "
+				        "numbers with a fraction aside), though they give "
+				        "'%s' other values; the program may ignore its swept "
+				        "argument (does it read it in another form?)", e->id,
+				        a, b, sweep_name(e->sweep, g));
+				free(a);
+				free(b);
+				told = 1;
+			}
+	}
+	free(shape);
 }
 
 /* The last line of text that is not blank, at most CAPTURE_LINE_SHOWN

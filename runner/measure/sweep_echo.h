@@ -9,12 +9,14 @@
 #include "book/book.h"
 
 /*
- * A swept value that appears nowhere in its set's output, while other
- * swept values appear in theirs, may have been ignored by the program (it
- * read "-n 1024" where it wanted "-n=1024"): warn, at the sweep's line,
- * naming the set and the value. outs holds the output of each of e's
- * sweep sets (sweep_sets), NULL for a set with none; a value counts as
- * there when it stands alone, not inside a longer number or word.
+ * Two sets that differ in one swept argument alone and printed the same
+ * output (its numbers with a fraction, times and rates, aside) were most
+ * likely run the same: the program ignored the argument (it read
+ * "-n=1024" where it was given "-n 1024", or took its size from a
+ * position). Warn, at that sweep line, naming the two sets. A program
+ * that prints a value made from the swept one (bytes for a size) prints
+ * something else in each set, and is not warned of. outs holds the output
+ * of each of e's sweep sets (sweep_sets), NULL for a set with none.
  */
 void sweep_echo_check(const struct exper *e, char *const *outs);
 
