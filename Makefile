@@ -130,6 +130,9 @@ install: $(LABBOOK)
 	install -m 644 templates/* $(call quote,$(DEST)/share/labbook/templates/)
 	install -m 644 kernels/lab.h $(call quote,$(DEST)/share/labbook/lab.h)
 	@echo $(call quote,labbook: installed $(DEST)/bin/labbook; start a book with: labbook init DIR)
+	@case ":$$PATH:" in *:$(call quote,$(PREFIX)/bin):*) ;; *) \
+		echo $(call quote,labbook: $(PREFIX)/bin is not on your PATH; add it in your shell profile:); \
+		echo "  export PATH=\"$(subst ",\",$(subst $$,\$$$$,$(PREFIX)))/bin:\$$PATH\"" ;; esac
 
 # The authoring loop: every save rebuilds what it touched, and open pages
 # reload themselves.

@@ -219,7 +219,7 @@ size_t str_distance(const char *a, const char *b)
 const char *str_nearest(const char *s, const char *const *words, size_t n)
 {
 	const char *best = NULL;
-	size_t dbest = strlen(s) / 3 > 1 ? strlen(s) / 3 : 1;
+	size_t dbest = (strlen(s) + 2) / 3 > 1 ? (strlen(s) + 2) / 3 : 1;
 	for (size_t i = 0; i < n; i++) {
 		size_t d = str_distance(s, words[i]);
 		if (d <= dbest && (!best || d < str_distance(s, best)))

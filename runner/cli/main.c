@@ -131,7 +131,7 @@ static int cmd_build(int argc, char **argv)
 	struct run_opts ro = {0};
 	int no_site = 0, keep_going = 0, chapters_given = 0, results_given = 0;
 	int live = 0;
-	int strict = 0, stats = 0;
+	int strict = 0, stats = 0, quiet = 0;
 	const char **compare = NULL, **links = NULL;
 	size_t ncompare = 0, nlinks = 0;
 	int rc = 2, lock = -1;
@@ -158,7 +158,7 @@ static int cmd_build(int argc, char **argv)
 		case OPT_RERUN: *ARRAY_PUSH(ro.rerun, ro.nrerun) = optarg; break;
 		case OPT_RERUN_ALL: ro.rerun_all = 1; break;
 		case OPT_KEEP_GOING: keep_going = 1; break;
-		case OPT_QUIET: ro.progress = 0; break;
+		case OPT_QUIET: ro.progress = 0; quiet = 1; break;
 		case OPT_PROGRESS: ro.progress = 1; break;
 		case OPT_LIVE: live = 1; break;
 		case OPT_COMPARE: *ARRAY_PUSH(compare, ncompare) = optarg; break;
@@ -250,7 +250,7 @@ static int cmd_build(int argc, char **argv)
 			/* What the build it spares said, said again. */
 			fputs(warned.data ? warned.data : "", stderr);
 			buf_free(&warned);
-			if (ro.progress)
+			if (!quiet)
 				fprintf(stderr, "labbook: %s is up to date (%zu files "
 				        "checked), %.2f s\n", site, checked,
 				        now_seconds() - t0);
@@ -320,7 +320,9 @@ static int cmd_build(int argc, char **argv)
 		site_rc = -1;
 	diag_quiet(0);
 	int stop = exec_stopping();
-	if (!live && (ro.progress || ran || diag_count()))
+	/* The summary, on a terminal or in a log, unless --quiet (then only
+	 * when something ran or went wrong). */
+	if (!live && (!quiet || ran || diag_count()))
 		fprintf(stderr, "labbook: %zu chapter%s, %zu experiment%s (%d ran, %d "
 		        "failed), %d claim%s (%d do not hold), %d page%s and %d "
 		        "chart%s written, %.2f s\n", bk.nchs, plural(bk.nchs), bk.nexps,
@@ -563,8 +565,19 @@ static int cmd_init(int argc, char **argv)
 	return init_book(argv[optind], force) != 0;
 }
 
+/* "--json" with no value (the last word, or one before another option)
+ * means stdout: it is made "--json=-", for every command. */
+static void json_alone(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json") &&
+		    (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1])))
+			argv[i] = "--json=-";
+}
+
 int main(int argc, char **argv)
 {
+	json_alone(argc, argv);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		fputs(usage_labbook, argc < 2 ? stderr : stdout);
@@ -590,6 +603,11 @@ int main(int argc, char **argv)
 		return claims_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "history"))
 		return history_main(argc - 1, argv + 1);
-	return usage_fail("", "unknown command '%s'; commands: build, watch, "
-	                   "explain, eval, compare, history, claims, init", argv[1]);
+	static const char *const cmds[] = {"build", "watch", "explain", "eval",
+	                                   "compare", "history", "claims", "init"};
+	const char *near = str_nearest(argv[1], cmds, sizeof cmds / sizeof *cmds);
+	return usage_fail("", "unknown command '%s'%s%s%s; commands: build, watch, "
+	                   "explain, eval, compare, history, claims, init", argv[1],
+	                   near ? " (did you mean '" : "", near ? near : "",
+	                   near ? "'?)" : "");
 }

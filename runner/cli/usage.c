@@ -5,6 +5,10 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
 
 const char usage_labbook[] =
 	"usage: labbook build [options]          run the experiments, then write the site\n"
@@ -63,7 +67,9 @@ const char usage_build[] =
 	"                    results in the bundle, or one changed since they\n"
 	"                    were recorded\n"
 	"  --stats           say how many expressions were parsed and evaluated\n"
-	"  --quiet           no progress lines\n"
+	"  --quiet           no progress lines, and no summary line unless something\n"
+	"                    ran or went wrong (without it the summary is printed\n"
+	"                    whatever stderr is)\n"
 	"  --progress        progress lines even when stderr is not a terminal\n"
 	"  --live            pages reload themselves after each build of labbook\n"
 	"                    watch, which gives it and prints the summary itself\n"
@@ -86,8 +92,9 @@ const char usage_claims[] =
 	"  --chapters DIR    the chapters (default chapters)\n"
 	"  --results DIR     the results bundle (default results/local)\n"
 	"  --compare DIR     judge on the bundle DIR too (repeatable)\n"
-	"  --json FILE       write the claims as JSON to FILE (-: stdout, and the\n"
-	"                    table goes to stderr)\n"
+	"  --json FILE       write the claims as JSON to FILE (- or no FILE, last\n"
+	"                    or before another option: stdout, and the table goes\n"
+	"                    to stderr)\n"
 	"  --strict          exit 1 when a claim does not hold, is fragile or\n"
 	"                    cannot fail on some bundle\n";
 
@@ -159,8 +166,9 @@ const char usage_compare[] =
 	"                    whatever their noise\n"
 	"  --min-ms MS       points faster than this in either bundle are shown but\n"
 	"                    not judged (default 0.05)\n"
-	"  --json FILE       write the verdicts as JSON to FILE (-: stdout, and the\n"
-	"                    table to stderr)\n"
+	"  --json FILE       write the verdicts as JSON to FILE (- or no FILE, last\n"
+	"                    or before another option: stdout, and the table to\n"
+	"                    stderr)\n"
 	"  --all             print every point, not only those flagged\n"
 	"\n"
 	"Records marked host_bound are listed apart and never fail it. Exit status:\n"
@@ -184,7 +192,8 @@ const char usage_history[] =
 	"  --check           exit 1 when the latest recording is slower beyond noise\n"
 	"                    than the one before it on the same card and driver\n"
 	"  --json FILE       write the recordings, steps and check as JSON to FILE\n"
-	"                    (-: stdout, and the text to stderr)\n"
+	"                    (- or no FILE, last or before another option: stdout,\n"
+	"                    and the text to stderr)\n"
 	"  --all             list the steps across a change of machine too\n"
 	"  --min-diff PCT    never call a smaller difference a step (default 1)\n"
 	"  --max-noise PCT   points noisier than this are not judged (default 10)\n"
@@ -211,6 +220,45 @@ int usage_fail(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
+/* The help text of cmd ("build ", "" for labbook itself). */
+static const char *usage_of(const char *cmd)
+{
+	static const struct {
+		const char *cmd, *text;
+	} all[] = {
+		{"build ", usage_build},     {"watch ", usage_watch},
+		{"explain ", usage_explain}, {"eval ", usage_eval},
+		{"compare ", usage_compare}, {"history ", usage_history},
+		{"claims ", usage_claims},   {"init ", usage_init},
+	};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (!strcmp(all[i].cmd, cmd))
+			return all[i].text;
+	return usage_labbook;
+}
+
+/* The long option of cmd's help nearest to opt ("--resluts=x"), when one
+ * is a slip away; NULL otherwise. Caller frees. */
+static char *nearest_option(const char *cmd, const char *opt)
+{
+	const char *text = usage_of(cmd), **names = NULL;
+	char *want = xstrndup(opt, strcspn(opt, "=")), *found = NULL;
+	size_t n = 0;
+	for (const char *p = strstr(text, "--"); p; p = strstr(p + 2, "--")) {
+		size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+		if (len > 3)
+			*ARRAY_PUSH(names, n) = xstrndup(p, len);
+	}
+	const char *near = str_nearest(want, names, n);
+	if (near && strcmp(near, want))
+		found = xstrdup(near);
+	for (size_t i = 0; i < n; i++)
+		free((char *)names[i]);
+	free(names);
+	free(want);
+	return found;
+}
+
 int usage_fail_getopt(const char *cmd, int c, char **argv)
 {
 	char shortopt[3] = {'-', (char)optopt, '\0'};
@@ -218,5 +266,10 @@ int usage_fail_getopt(const char *cmd, int c, char **argv)
 	const char *opt = optopt > 0 && optopt < 256 ? shortopt : argv[optind - 1];
 	if (c == ':')
 		return usage_fail(cmd, "%s needs a value", opt);
-	return usage_fail(cmd, "unknown option '%s'", opt);
+	char *near = !strncmp(opt, "--", 2) ? nearest_option(cmd, opt) : NULL;
+	int rc = near ? usage_fail(cmd, "unknown option '%s'; did you mean '%s'?",
+	                           opt, near)
+	              : usage_fail(cmd, "unknown option '%s'", opt);
+	free(near);
+	return rc;
 }
