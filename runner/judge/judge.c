@@ -369,6 +369,27 @@ const struct judged_opt *judge_opts(const struct judged_book *jb, size_t c,
 	return &jc->opts[m * jc->nopts + jc->dir_first[di]];
 }
 
+/* jb->digest: the hash of every verdict as a page shows it. */
+static void judge_digest(struct judged_book *jb)
+{
+	struct hasher *h = hasher_new();
+	for (size_t c = 0; c < jb->nchs; c++) {
+		const struct judged_chapter *jc = &jb->chs[c];
+		for (size_t k = 0; k < jb->nbundles * jc->nvalues; k++) {
+			const struct verdict *v = &jc->v[k];
+			int facts[5] = {(int)v->kind, (int)v->teeth, v->fragile,
+			                v->is_static, v->need_cc};
+			double nums[2] = {v->factor, isinf(v->margin) ? -1 : v->margin};
+			hasher_add(h, facts, sizeof facts);
+			hasher_add(h, nums, sizeof nums);
+			hasher_add_str(h, v->text ? v->text : "");
+			hasher_add_str(h, v->why ? v->why : "");
+			hasher_add_str(h, v->flip ? v->flip : "");
+		}
+	}
+	hasher_done(h, jb->digest);
+}
+
 void judge_book(const struct book *bk, struct bundle *const *bs,
                 struct bundle *const *repeats, size_t nb, struct store *store,
                 struct judged_book *jb)
@@ -397,6 +418,7 @@ void judge_book(const struct book *bk, struct bundle *const *bs,
 				judge_value(ch, &ch->values[i], &jbd[m], m == 0, store,
 				            jb, &jc->v[m * ch->nvalues + i]);
 	}
+	judge_digest(jb);
 	for (size_t m = 0; m < nb; m++) {
 		eval_memo_free(&jbd[m].memo);
 		for (size_t i = 0; i < jbd[m].nids; i++)
@@ -411,6 +433,19 @@ const struct verdict *judge_get(const struct judged_book *jb, size_t c,
 {
 	const struct judged_chapter *jc = &jb->chs[c];
 	return &jc->v[m * jc->nvalues + i];
+}
+
+int judge_doubted(const struct judged_book *jb, const struct chapter *ch,
+                  size_t c, size_t m)
+{
+	int n = 0;
+	for (size_t k = 0; k < ch->nvalues; k++) {
+		const struct verdict *v = judge_get(jb, c, k, m);
+		n += ch->values[k].check &&
+		     (v->kind == VERDICT_HOLDS || v->kind == VERDICT_FAILS) &&
+		     (v->fragile || v->teeth == TEETH_CANNOT);
+	}
+	return n;
 }
 
 void judge_free(struct judged_book *jb)

@@ -118,6 +118,9 @@ struct judged_book {
 	 * a bundle has none: facts[m * nfacts + i] (facts.c). */
 	char **facts;
 	size_t nfacts;
+	/* A hash of every verdict: what a page shows of them changes only
+	 * when it does. */
+	char digest[33];
 };
 
 /*
@@ -140,6 +143,11 @@ void judge_free(struct judged_book *jb);
  * of the directive (d->opts[i] is [i]). */
 const struct judged_opt *judge_opts(const struct judged_book *jb, size_t c,
                                     size_t di, size_t m);
+
+/* How many claims of chapter ch (c in the book) the judge doubts on
+ * bundle m: within their noise, or unable to fail. */
+int judge_doubted(const struct judged_book *jb, const struct chapter *ch,
+                  size_t c, size_t m);
 
 /* The verdict on value i of chapter c on bundle m. */
 const struct verdict *judge_get(const struct judged_book *jb, size_t c,

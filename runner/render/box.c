@@ -53,27 +53,40 @@ char *field_others(const struct exp_result *r, const char *field)
 	return buf_detach(&b);
 }
 
-void claims_summary_html(struct buf *out, int n, int failed, int gpu)
+void claims_summary_html(struct buf *out, int n, int failed, int weak,
+                         int gpu)
 {
 	const char *where = gpu ? "card" : "machine";
 	if (!failed && n == 1)
 		buf_printf(out, "<p class=\"claims-summary holds\">The one claim "
 		           "this chapter makes holds on the %s these numbers come "
-		           "from.</p>", where);
+		           "from.", where);
 	else if (!failed)
 		buf_printf(out, "<p class=\"claims-summary holds\">All %d claims "
 		           "this chapter makes hold on the %s these numbers come "
-		           "from.</p>", n, where);
+		           "from.", n, where);
 	else if (n == 1)
 		buf_printf(out, "<p class=\"claims-summary fails\" role=\"alert\">"
 		           "The one claim this chapter makes does not hold on the %s "
-		           "these numbers come from; it is marked ✗ below.</p>", where);
+		           "these numbers come from; it is marked ✗ below.", where);
 	else
 		buf_printf(out, "<p class=\"claims-summary fails\" role=\"alert\">"
 		           "%d of the %d claims this chapter makes do%s not hold on "
-		           "the %s these numbers come from; %s marked ✗ below.</p>",
+		           "the %s these numbers come from; %s marked ✗ below.",
 		           failed, n, failed == 1 ? "es" : "", where,
 		           failed == 1 ? "it is" : "they are");
+	/* What the judge doubts (judge.h): a margin inside the noise, or a
+	 * claim no data could flip. */
+	if (weak && n == 1)
+		buf_printf(out, " It is within its noise, or could not fail on any "
+		           "%s.", where);
+	else if (weak == 1)
+		buf_printf(out, " One of them is within its noise, or could not "
+		           "fail on any %s; it is marked.", where);
+	else if (weak)
+		buf_printf(out, " %d of them are within their noise, or could not "
+		           "fail on any %s; each is marked.", weak, where);
+	buf_puts(out, "</p>");
 }
 
 void error_box(struct buf *out, const char *title, const char *msg,

@@ -25,8 +25,10 @@ int machine_has_gpu(const struct bundle *b);
 char *field_others(const struct exp_result *r, const char *field);
 /* The line under a chapter's title on its claims: that all n hold on the
  * card (the machine, without a GPU) these numbers come from, or how many do
- * not, in words that fit one claim as well as many. */
-void claims_summary_html(struct buf *out, int n, int failed, int gpu);
+ * not, and how many of them (weak) the judge finds within their noise or
+ * unable to fail, in words that fit one claim as well as many. */
+void claims_summary_html(struct buf *out, int n, int failed, int weak,
+                         int gpu);
 void error_box(struct buf *out, const char *title, const char *msg,
                const char *text);
 /* Bytes from a program as HTML: escaped, invalid UTF-8 and control

@@ -57,6 +57,8 @@ static int chapter_page(struct page_ctx *c)
 		if (c->claims) {
 			buf_puts(&content, nl);
 			claims_summary_html(&content, c->claims, c->claims_failed,
+			                    judge_doubted(s->o->machines->jb, c->ch,
+			                                  c->index, 0),
 			                    machine_has_gpu(s->b));
 			buf_puts(&content, after_title ? "" : "\n");
 		}
@@ -484,8 +486,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	kept_legacy_remove(o->dir);
 	struct buf ban = BUF_INIT, common = BUF_INIT;
 	banner_html(b, o, &ban);
-	buf_printf(&common, "%s\n%s\n%d\n%s\n%s\n%d", tmpl, o->title, o->gpu,
-	           b->dir, ban.data, o->live);
+	buf_printf(&common, "%s\n%s\n%d\n%s\n%s\n%d\n%s", tmpl, o->title, o->gpu,
+	           b->dir, ban.data, o->live, o->machines->jb->digest);
 	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL,
 	                     o->store, NULL};
 	size_t n = bk->nchs;
