@@ -95,14 +95,22 @@ async function charts(page, f) {
 			problems.push(`${f}: the right arrow does not move to the next point and show its words`);
 	}
 	await page.keyboard.press('Escape');
-	// A tap on the last point of the first chart.
-	const box = await page.evaluate(() => {
+	// A tap on the last point of the first chart, once the drawings
+	// loaded lazily around it have taken their place.
+	const last = () => {
 		const pts = document.querySelectorAll('figure.chart')[0].querySelectorAll('.chart-points [tabindex]');
-		const p = pts[pts.length - 1];
+		return pts[pts.length - 1];
+	};
+	await page.evaluate((f) => eval(f)().scrollIntoView({ block: 'center' }), '(' + last + ')');
+	await page.waitForFunction(() => [...document.images].every((i) => i.complete ||
+		Math.abs(i.getBoundingClientRect().top) > 2 * innerHeight), { timeout: 5000 })
+		.catch(() => {});
+	const box = await page.evaluate((f) => {
+		const p = eval(f)();
 		p.scrollIntoView({ block: 'center' });
 		const r = p.getBoundingClientRect();
 		return { x: r.x + r.width / 2, y: r.y + Math.min(r.height / 2, 4) };
-	});
+	}, '(' + last + ')');
 	const url = page.url();
 	await page.touchscreen.tap(box.x, box.y);
 	await new Promise((r) => setTimeout(r, 50));

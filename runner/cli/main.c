@@ -159,7 +159,7 @@ static int cmd_build(int argc, char **argv)
 		case OPT_RERUN_ALL: ro.rerun_all = 1; break;
 		case OPT_KEEP_GOING: keep_going = 1; break;
 		case OPT_QUIET: ro.progress = 0; quiet = 1; break;
-		case OPT_PROGRESS: ro.progress = 1; break;
+		case OPT_PROGRESS: ro.progress = 1; quiet = 0; break;
 		case OPT_LIVE: live = 1; break;
 		case OPT_COMPARE: *ARRAY_PUSH(compare, ncompare) = optarg; break;
 		case OPT_STRICT: strict = 1; break;
@@ -565,19 +565,9 @@ static int cmd_init(int argc, char **argv)
 	return init_book(argv[optind], force) != 0;
 }
 
-/* "--json" with no value (the last word, or one before another option)
- * means stdout: it is made "--json=-", for every command. */
-static void json_alone(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--json") &&
-		    (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1])))
-			argv[i] = "--json=-";
-}
-
 int main(int argc, char **argv)
 {
-	json_alone(argc, argv);
+	usage_json_alone(argc, argv);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		fputs(usage_labbook, argc < 2 ? stderr : stdout);
@@ -603,11 +593,5 @@ int main(int argc, char **argv)
 		return claims_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "history"))
 		return history_main(argc - 1, argv + 1);
-	static const char *const cmds[] = {"build", "watch", "explain", "eval",
-	                                   "compare", "history", "claims", "init"};
-	const char *near = str_nearest(argv[1], cmds, sizeof cmds / sizeof *cmds);
-	return usage_fail("", "unknown command '%s'%s%s%s; commands: build, watch, "
-	                   "explain, eval, compare, history, claims, init", argv[1],
-	                   near ? " (did you mean '" : "", near ? near : "",
-	                   near ? "'?)" : "");
+	return usage_fail_command(argv[1]);
 }

@@ -273,3 +273,22 @@ int usage_fail_getopt(const char *cmd, int c, char **argv)
 	free(near);
 	return rc;
 }
+
+void usage_json_alone(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json") &&
+		    (i + 1 == argc || (argv[i + 1][0] == '-' && argv[i + 1][1])))
+			argv[i] = "--json=-";
+}
+
+int usage_fail_command(const char *cmd)
+{
+	static const char *const cmds[] = {"build", "watch", "explain", "eval",
+	                                   "compare", "history", "claims", "init"};
+	const char *near = str_nearest(cmd, cmds, sizeof cmds / sizeof *cmds);
+	return usage_fail("", "unknown command '%s'%s%s%s; commands: build, watch, "
+	                  "explain, eval, compare, history, claims, init", cmd,
+	                  near ? " (did you mean '" : "", near ? near : "",
+	                  near ? "'?)" : "");
+}
