@@ -96,7 +96,8 @@ static int memo_take(const struct eval_memo *m, const struct expr *x,
 	out->col.expr = xstrdup(x->text);
 	out->col.n = e->n;
 	out->col.rows = xcalloc(e->n ? e->n : 1, sizeof *out->col.rows);
-	memcpy(out->col.rows, e->rows, e->n * sizeof *out->col.rows);
+	if (e->n)
+		memcpy(out->col.rows, e->rows, e->n * sizeof *out->col.rows);
 	return 1;
 }
 
@@ -114,7 +115,8 @@ static void memo_put(struct eval_memo *m, const struct expr *x,
 	e->text = x->text;
 	e->n = col->col.n;
 	e->rows = xcalloc(e->n ? e->n : 1, sizeof *e->rows);
-	memcpy(e->rows, col->col.rows, e->n * sizeof *e->rows);
+	if (e->n)
+		memcpy(e->rows, col->col.rows, e->n * sizeof *e->rows);
 	*memo_slot(m, e->text) = m->n;
 }
 
@@ -170,7 +172,8 @@ static int eval_ref(struct eval *ev, const struct expr *x, struct value *out)
 		rd->field = xstrdup(x->field);
 		rd->n = out->col.n;
 		rd->rows = xcalloc(rd->n ? rd->n : 1, sizeof *rd->rows);
-		memcpy(rd->rows, out->col.rows, rd->n * sizeof *rd->rows);
+		if (rd->n)
+			memcpy(rd->rows, out->col.rows, rd->n * sizeof *rd->rows);
 		rd->conds = NULL;
 		rd->nconds = 0;
 		for (size_t i = 0; i < x->nconds; i++)
