@@ -287,7 +287,11 @@ static void charts_section(const struct site_ctx *s, struct buf *out)
 			                                            ids[i]);
 		buf_puts(out, "<figure class=\"chart history-fig\" id=\"h-");
 		buf_puts_html(out, ids[i]);
-		buf_puts(out, "\"><div class=\"chart-full\">");
+		/* On a phone the drawing scrolls, so its box takes focus. */
+		buf_puts(out, "\"><div class=\"chart-full\" tabindex=\"0\" role="
+		              "\"region\" aria-label=\"chart of ");
+		buf_puts_html(out, ids[i]);
+		buf_puts(out, "\">");
 		buf_reset(&legend);
 		history_chart_svg(hs, ids[i], out, &legend);
 		buf_puts(out, "</div><figcaption><strong>");
