@@ -51,32 +51,6 @@ static const char *meta_text(const cJSON *o, const char *key)
 	                              : NULL);
 }
 
-/* The edit distance of a and b (insertions, deletions, substitutions). */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xmalloc((lb + 1) * sizeof *row);
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t corner = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = corner + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			corner = up;
-		}
-	}
-	size_t d = row[lb];
-	free(row);
-	return d;
-}
-
 /* "a, b, c": the ids of bk nearest to id, in order of distance, then of
  * the book. Caller frees. */
 static char *nearest_ids(const struct book *bk, const char *id)
@@ -84,7 +58,7 @@ static char *nearest_ids(const struct book *bk, const char *id)
 	struct buf b = BUF_INIT;
 	size_t *d = xmalloc((bk->nexps + 1) * sizeof *d);
 	for (size_t i = 0; i < bk->nexps; i++)
-		d[i] = edit_distance(id, bk->exps[i].id);
+		d[i] = str_distance(id, bk->exps[i].id);
 	for (size_t k = 0; k < EXPLAIN_NEAREST && k < bk->nexps; k++) {
 		size_t best = 0;
 		for (size_t i = 1; i < bk->nexps; i++)
