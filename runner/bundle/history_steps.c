@@ -193,7 +193,12 @@ char **history_machine_change(const struct history *h, size_t f, size_t t)
 	const struct history_entry *a = &h->e[f], *b = &h->e[t];
 	char **items = NULL;
 	size_t n = 0;
-	if (differ(a->card, b->card)) {
+	if (differ(a->card, b->card) && a->gpu && b->gpu && !strcmp(a->gpu, b->gpu) &&
+	    a->card && b->card && !strncmp(a->card, "GPU-", 4) &&
+	    !strncmp(b->card, "GPU-", 4)) {
+		add_item(&items, &n, xasprintf("card %.12s \u2192 %.12s, both %s",
+		                               a->card, b->card, a->gpu));
+	} else if (differ(a->card, b->card)) {
 		char *ca = card_label(a), *cb = card_label(b);
 		add_item(&items, &n, xasprintf("card %s \u2192 %s", ca, cb));
 		free(ca);
@@ -406,6 +411,23 @@ static void judge_pair(struct history *h, size_t f, size_t t, struct bundle *a,
 	}
 }
 
+/* Is id derived from an experiment of e (its _ptxas, _sass or _ncu)? */
+static int derived(const struct history_entry *e, const char *id)
+{
+	static const char *suffix[] = {"_ptxas", "_sass", "_ncu"};
+	size_t n = strlen(id);
+	for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
+		size_t k = strlen(suffix[i]);
+		if (n > k && !strcmp(id + n - k, suffix[i])) {
+			char *base = xstrndup(id, n - k);
+			int yes = entry_has(e, base);
+			free(base);
+			return yes;
+		}
+	}
+	return 0;
+}
+
 /* What changed for the bundle between entries f and t: the machine, the
  * toolkit, and which experiments' sources, lab.h, flags or arguments. */
 static char **bundle_changed(struct history *h, size_t f, size_t t,
@@ -434,10 +456,10 @@ static char **bundle_changed(struct history *h, size_t f, size_t t,
 	}
 	struct buf added = BUF_INIT, gone = BUF_INIT;
 	for (size_t d = 0; d < eb->nids; d++)
-		if (!entry_has(&h->e[f], eb->ids[d]))
+		if (!entry_has(&h->e[f], eb->ids[d]) && !derived(eb, eb->ids[d]))
 			buf_printf(&added, "%s%s", added.len ? ", " : "", eb->ids[d]);
 	for (size_t d = 0; d < h->e[f].nids; d++)
-		if (!entry_has(eb, h->e[f].ids[d]))
+		if (!entry_has(eb, h->e[f].ids[d]) && !derived(&h->e[f], h->e[f].ids[d]))
 			buf_printf(&gone, "%s%s", gone.len ? ", " : "", h->e[f].ids[d]);
 	if (added.len)
 		add_item(&items, &n, xasprintf("new experiments: %s", added.data));

@@ -73,10 +73,9 @@ static void print_entries(FILE *out, const struct history *h,
 			continue;
 		}
 		size_t p = j->prev[i];
-		if (p == NONE || j->machine[i]) {
+		if (p == NONE) {
 			const char *tk = e->toolkit ? strrchr(e->toolkit, ' ') : NULL;
-			fprintf(out, "      %s%s", p == NONE ? "" : "another machine: ",
-			        e->gpu ? e->gpu : "unknown");
+			fprintf(out, "      %s", e->gpu ? e->gpu : "unknown");
 			if (e->card && !strncmp(e->card, "GPU-", 4))
 				fprintf(out, " %.12s", e->card);
 			fprintf(out, ", driver %s, nvcc %s\n", e->driver ? e->driver : "none",

@@ -131,7 +131,7 @@ commit "recorded on another card"
 CARD=$(rev)
 OUT=$(lb history res --check --json h.json 2>&1); RC=$?
 expect_rc 0
-expect_err "another machine: Test GPU GPU-bbbbbbbb"
+expect_err "changed: card GPU-aaaaaaaa → GPU-bbbbbbbb, both Test GPU"
 expect_err "4 points judged, 4 slower, 0 faster beyond noise (a change of machine, not listed below"
 expect_err "check: no recording before $CARD on its card and driver"
 python3 - "$SLOW" "$BACK" "$CARD" <<'PY' || fail "--json: $(cat h.json)"
@@ -147,7 +147,7 @@ assert own[0]["changed"] == ["source kernels/sum/sum.c"], own[0]
 assert abs(own[0]["diff"] - 0.05) < 1e-9 and abs(own[0]["band"] - 0.01) < 1e-9
 across = [s for s in d["steps"] if s["machine_change"]]
 assert len(across) == 4 and all(s["commit"] == card for s in across)
-assert "card Test GPU (GPU-aaaaaaaa) → Test GPU (GPU-bbbbbbbb)" in across[0]["changed"]
+assert "card GPU-aaaaaaaa → GPU-bbbbbbbb, both Test GPU" in across[0]["changed"]
 assert d["check"] == {"latest": card, "previous": None, "judged": 0,
                       "slower": 0, "worst": None}, d["check"]
 PY
