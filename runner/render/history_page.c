@@ -153,6 +153,12 @@ static void steps_head(struct buf *out, const char *label, int machine)
 	              "<th scope=\"col\">what changed</th></tr></thead><tbody>\n");
 }
 
+/* Are two steps of one experiment in one commit, of one kind? */
+static int same_group(const struct history_step *a, const struct history_step *b)
+{
+	return a->to == b->to && a->machine == b->machine && !strcmp(a->id, b->id);
+}
+
 /* One row per step of the kind asked (across a change of machine, or
  * not), at most STEPS_MAX_ROWS; returns how many there are. */
 static size_t steps_rows(const struct site_ctx *s, int machine, struct buf *out)
@@ -181,8 +187,22 @@ static size_t steps_rows(const struct site_ctx *s, int machine, struct buf *out)
 		percent_put(out, st->p.diff, 1);
 		buf_puts(out, " \u00b1");
 		percent_put(out, st->p.band, 0);
-		buf_printf(out, "</td><td class=\"num\">%.4g \u2192 %.4g</td><td class="
-		           "\"point\">", st->p.a_ms, st->p.b_ms);
+		buf_printf(out, "</td><td class=\"num\">%.4g \u2192 %.4g</td>",
+		           st->p.a_ms, st->p.b_ms);
+		/* What changed is the experiment's: one cell for each run of its
+		 * points in one commit. */
+		if (k && same_group(&hs->j.steps[k - 1], st) && n > 1) {
+			buf_puts(out, "</tr>\n");
+			continue;
+		}
+		size_t span = 1;
+		while (k + span < hs->j.nsteps && n + span <= STEPS_MAX_ROWS &&
+		       same_group(&hs->j.steps[k + span], st))
+			span++;
+		if (span > 1)
+			buf_printf(out, "<td class=\"changed\" rowspan=\"%zu\">", span);
+		else
+			buf_puts(out, "<td class=\"changed\">");
 		if (st->changed && st->changed[0])
 			items_put(out, st->changed);
 		else

@@ -166,11 +166,16 @@ expect_err "worktree  "
 expect_err "check: worktree against $CARD"
 git checkout -q -- res
 
-# A build without --history leaves no History page behind.
+# A build without --history leaves no History page behind; one whose
+# --history has no records says so and fails.
 build --no-run
 expect_rc 0
 expect_no_file site/history.html
 expect_no_html index.html 'history.html'
+build --no-run --history nowhere
+expect_rc 1
+expect_err "nowhere: error: no records in this bundle, now or in any commit"
+expect_no_file site/history.html
 
 # Outside git: one recording, and why. A bundle with no records: exit 2.
 cd .. && mkdir plain empty && cp repo/res/* plain/
