@@ -420,7 +420,11 @@ void chart_values_html(const struct plot *p, const char *id,
 	buf_printf(out, "<details class=\"chart-data\" id=\"values-%s\"><summary>",
 	           id);
 	buf_puts_html(out, label);
-	buf_puts(out, "</summary>\n<div class=\"table-wrap\"><table class=\"records\">\n");
+	/* A table that may scroll sideways is a region the keyboard reaches. */
+	buf_puts(out, "</summary>\n<div class=\"table-wrap\" tabindex=\"0\" "
+	              "role=\"region\" aria-label=\"");
+	buf_puts_html(out, label);
+	buf_puts(out, "\"><table class=\"records\">\n");
 	buf_puts(out, p->values);
 	buf_puts(out, "\n</table></div></details>\n");
 }
