@@ -548,9 +548,10 @@ static void job_step(struct job *j, struct bundle *b, const struct run_opts *o,
 			j->ok = 0;
 			j->capture_miss = capture_line(e->capture, p);
 		}
-	if (outs && j->ok) {
-		sweep_echo_check(e, outs);
-		sweep_miss_check(e, outs, miss, counts);
+	if (outs && j->ok && !j->cap_err &&
+	    sweep_outputs_check(e, outs, miss, counts, &j->cap_err, &j->cap_line)) {
+		j->ok = 0;
+		j->bad_set = (size_t)-1; /* the message names the set */
 	}
 	free(miss);
 	for (size_t s = 0; outs && s < j->nsets; s++)

@@ -98,8 +98,9 @@ static char *last_line(const char *text)
 	return xstrndup(text ? text + from : "", len - from);
 }
 
-void sweep_miss_check(const struct exper *e, char *const *outs,
-                      const unsigned char *miss, const size_t *counts)
+int sweep_miss_check(const struct exper *e, char *const *outs,
+                     const unsigned char *miss, const size_t *counts,
+                     char **why, int *line)
 {
 	size_t sets = sweep_sets(e->sweep), npat = capture_count(e->capture);
 	for (size_t p = 0; p < npat; p++)
@@ -107,11 +108,21 @@ void sweep_miss_check(const struct exper *e, char *const *outs,
 			if (!miss[k * npat + p])
 				continue;
 			char *set = sweep_text(e->sweep, k), *tail = last_line(outs[k]);
-			warn_at(e->ch->path, capture_line(e->capture, p), "experiment "
-			        "'%s': capture: matched nothing in the output of the sweep "
-			        "set '%s', which has no records of it; that output ends "
-			        "'%s'", e->id, set, tail);
+			*why = xasprintf("capture: matched nothing in the output of the "
+			                 "sweep set '%s', which would have no records of "
+			                 "it; that output ends '%s'", set, tail);
+			*line = capture_line(e->capture, p);
 			free(set);
 			free(tail);
+			return -1;
 		}
+	return 0;
+}
+
+int sweep_outputs_check(const struct exper *e, char *const *outs,
+                        const unsigned char *miss, const size_t *counts,
+                        char **why, int *line)
+{
+	sweep_echo_check(e, outs);
+	return sweep_miss_check(e, outs, miss, counts, why, line);
 }

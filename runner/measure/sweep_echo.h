@@ -21,14 +21,22 @@
 void sweep_echo_check(const struct exper *e, char *const *outs);
 
 /*
- * A capture: pattern that matched in some sets but nothing in others
- * leaves those sets without its records: warn at the pattern's line,
- * naming each such set and quoting the end of its output. miss holds,
- * for set k and pattern p, miss[k * npatterns + p] set where p matched
- * nothing in k's output; counts[p] the matches of p in every set (a
- * pattern that matched nowhere fails the run instead, job.c).
+ * Every sweep set must give each capture: pattern records: the first set
+ * where a pattern that matched elsewhere matched nothing (miss[k *
+ * npatterns + p] set; counts[p] its matches in every set) is a failure of
+ * the run: -1 with *why ("capture: matched nothing in the output of the
+ * sweep set '-n=2', ...; that output ends '...'"; caller frees) and *line
+ * the pattern's line; else 0. (A pattern that matched nowhere fails the
+ * run already, job.c.)
  */
-void sweep_miss_check(const struct exper *e, char *const *outs,
-                      const unsigned char *miss, const size_t *counts);
+int sweep_miss_check(const struct exper *e, char *const *outs,
+                     const unsigned char *miss, const size_t *counts,
+                     char **why, int *line);
+
+/* Both checks of a sweep's outputs: sweep_echo_check, then what
+ * sweep_miss_check returns. */
+int sweep_outputs_check(const struct exper *e, char *const *outs,
+                        const unsigned char *miss, const size_t *counts,
+                        char **why, int *line);
 
 #endif

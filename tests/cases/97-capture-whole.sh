@@ -66,15 +66,17 @@ capture: (?<d>\d*)(?=é)
 {{ count(big.v) }} lines, the last {{ max(big.v) }}; {{ count(sets.t) }} times.
 MD
 build
-expect_rc 0
-expect_html a.html "200000 lines, the last 199999; 2 times."
+expect_rc 1
+expect_html a.html "200000 lines, the last 199999; <span class=\"not-measured\""
 # What the bundle keeps of the output is cut, and says so; what was read
 # was not.
 grep -q '"output_cut":[[:space:]]*true' res/big.meta.json || fail "big's kept output is not marked as cut"
 [ "$(grep -c . res/big.jsonl)" = 200000 ] || fail "big has $(grep -c . res/big.jsonl) records, want 200000"
 tail -n 1 res/big.jsonl | grep -qx '{"v":199999}' || fail "big's last record: $(tail -n 1 res/big.jsonl)"
 line() { grep -Hn -- "$1" chapters/*.md | head -1 | cut -d: -f2; }
-expect_err "chapters/01-a.md:$(line 'time (?<t>'): warning: experiment 'sets': capture: matched nothing in the output of the sweep set '-n=2', which has no records of it; that output ends 'no time for size 2'"
+# A set that gives a capture no records fails the experiment, at the
+# capture's line, naming the set and the end of its output.
+expect_err "chapters/01-a.md:$(line 'time (?<t>'): error: experiment 'sets' capture: matched nothing in the output of the sweep set '-n=2', which would have no records of it; that output ends 'no time for size 2' (run 1 of 3)"
 expect_no_err "set '-n=1'"
 # The empty match before "é" moves on by the whole character.
 for d in 1 2 3; do grep -q "\"d\":$d}" res/utf.jsonl || fail "utf lacks the record of $d: $(cat res/utf.jsonl)"; done
