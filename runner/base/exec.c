@@ -508,6 +508,27 @@ char **argv_split(const char *s, size_t *n)
 	return argv;
 }
 
+int argv_quotes_closed(const char *text, char **why)
+{
+	char quote = 0;
+	size_t open = 0;
+	for (size_t i = 0; text[i]; i++) {
+		if (quote && text[i] == quote) {
+			quote = 0;
+		} else if (!quote && (text[i] == '"' || text[i] == '\'')) {
+			quote = text[i];
+			open = i;
+		} else if (text[i] == '\\' && text[i + 1] && quote != '\'') {
+			i++;
+		}
+	}
+	if (!quote)
+		return 0;
+	*why = xasprintf("the quote %c at column %zu is not closed:\n  %s\n  %*s^",
+	                 quote, open + 1, text, (int)open, "");
+	return -1;
+}
+
 void argv_append_split(char ***argv, size_t *n, const char *s)
 {
 	size_t k;

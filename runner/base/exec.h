@@ -90,6 +90,10 @@ char *exec_capture(char *const argv[], double timeout);
  * NULL-terminated array (caller frees with argv_free); *n gets the count.
  */
 char **argv_split(const char *s, size_t *n);
+/* Is every quote of s closed, as argv_split reads quotes (a backslash
+ * escapes the next character, except inside '...')? 0, or -1 with *why
+ * (caller frees): the quote, its column, and s marked there. */
+int argv_quotes_closed(const char *s, char **why);
 /* Append the words of s (argv_split) to the NULL-terminated-to-be array
  * *argv of *n words, built by ARRAY_PUSH. */
 void argv_append_split(char ***argv, size_t *n, const char *s);

@@ -190,6 +190,9 @@ static void plan_experiment(struct book *bk, struct chapter *ch,
 	for (char **w = words; w && *w; w++)
 		e->cuda |= !strcmp(path_ext(*w), ".cu");
 	argv_free(words);
+	e->run = dir_opt(d, "run");
+	if (e->run)
+		e->source = e->run;
 }
 
 void book_mark_needs(const struct book *bk, struct bundle *b)

@@ -33,7 +33,11 @@ struct exper {
 	const struct chapter *ch;
 	const struct directive *dir;
 	const char *source; /* the directive's; book_run makes it the
-	                     * normalized path (source_norm) */
+	                     * normalized path (source_norm); for a run:
+	                     * experiment, its command as written */
+	const char *run;    /* run: a command run as written, compiling
+	                     * nothing, or NULL; its sources are then the
+	                     * inputs: files the command names (build.c) */
 	const char *args;
 	const char *flags;  /* the directive's; book_run makes it flags_norm */
 	const char *ncu;      /* metrics to read with Nsight Compute, or NULL */

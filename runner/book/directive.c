@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/exec.h"
 #include "base/util.h"
 #include "bundle/ccfacts.h"
 
@@ -21,7 +22,7 @@ struct opt_spec {
 };
 
 static const struct opt_spec experiment_opts[] = {
-	{"source", 1, 0, V_TEXT},      {"args", 0, 0, V_TEXT},
+	{"source", 0, 0, V_TEXT},      {"args", 0, 0, V_TEXT},
 	{"flags", 0, 0, V_TEXT},       {"timeout", 0, 0, V_INT},
 	{"allow-error", 0, 0, V_BOOL}, {"show", 0, 0, V_SHOW},
 	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
@@ -29,7 +30,7 @@ static const struct opt_spec experiment_opts[] = {
 	{"include", 0, 0, V_TEXT},     {"capture", 0, 1, V_TEXT},
 	{"sweep", 0, 1, V_TEXT},       {"gpus", 0, 0, V_GPUS},
 	{"requires", 0, 0, V_CC},      {"inputs", 0, 0, V_TEXT},
-	{NULL, 0, 0, V_TEXT},
+	{"run", 0, 0, V_TEXT},         {NULL, 0, 0, V_TEXT},
 };
 
 static const struct opt_spec chart_opts[] = {
@@ -199,6 +200,40 @@ static void opt_tree(const char *path, struct directive *d, struct dir_opt *o)
 	free(text);
 }
 
+/*
+ * An experiment names what it runs once: a source: to compile (or to run
+ * under python3), or a run: command that runs as written, with nothing
+ * compiled; flags: and include: are a compile's, so they go with
+ * source: only. A run: whose quote is left open is refused, as sweep:'s.
+ */
+static void run_check(const char *path, struct directive *d)
+{
+	const char *run = dir_opt(d, "run");
+	char *why = NULL;
+	if (!run) {
+		if (!dir_opt(d, "source"))
+			dir_fail(path, d, d->line, "{experiment} is missing its "
+			         "'source' option (or 'run', a command that runs as "
+			         "written)");
+		return;
+	}
+	int line = dir_opt_line(d, "run");
+	static const char *const compiled[] = {"source", "flags", "include"};
+	for (size_t i = 0; i < sizeof compiled / sizeof *compiled; i++)
+		if (dir_opt(d, compiled[i]))
+			dir_fail(path, d, line, "experiment '%s': run: runs a command "
+			         "as written and compiles nothing, so it takes no %s: "
+			         "(line %d); give source: alone to have labbook build "
+			         "the program, or run: alone with the files the "
+			         "command reads in inputs:", d->id ? d->id : "",
+			         compiled[i], dir_opt_line(d, compiled[i]));
+	if (*run && argv_quotes_closed(run, &why) != 0) {
+		dir_fail(path, d, line, "experiment '%s': run: %s", d->id ? d->id
+		         : "", why);
+		free(why);
+	}
+}
+
 void directive_parse(const char *path, struct directive *d,
                             const char *info, const char *body)
 {
@@ -298,6 +333,8 @@ void directive_parse(const char *path, struct directive *d,
 		if (s->required && !dir_opt(d, s->key))
 			dir_fail(path, d, d->line, "{%s} is missing its '%s' option",
 			         kinds[d->kind].name, s->key);
+	if (d->kind == DIR_EXPERIMENT)
+		run_check(path, d);
 	for (size_t i = 0; i < d->nopts; i++)
 		opt_tree(path, d, &d->opts[i]);
 }

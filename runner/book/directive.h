@@ -4,7 +4,8 @@
  *
  *   {experiment} ID   source args flags timeout allow-error show ncu
  *                     ncu-args env runs include capture sweep gpus
- *                     inputs
+ *                     inputs run (source: or run:, not both; run: takes
+ *                     no flags: or include:)
  *   {chart} ID        data x y series where logx logy limit xlabel ylabel
  *                     title caption
  *   {table}           data columns where sort caption

@@ -179,29 +179,6 @@ static int group_read(struct sweep *s, char **w, size_t n, size_t *i, int line,
 	return 0;
 }
 
-/* Is every quote of text closed, as argv_split reads quotes (a backslash
- * escapes the next character, except inside '...')? 0, or -1 with *why. */
-static int quotes_closed(const char *text, char **why)
-{
-	char quote = 0;
-	size_t open = 0;
-	for (size_t i = 0; text[i]; i++) {
-		if (quote && text[i] == quote) {
-			quote = 0;
-		} else if (!quote && (text[i] == '"' || text[i] == '\'')) {
-			quote = text[i];
-			open = i;
-		} else if (text[i] == '\\' && text[i + 1] && quote != '\'') {
-			i++;
-		}
-	}
-	if (!quote)
-		return 0;
-	*why = xasprintf("the quote %c at column %zu is not closed:\n  %s\n  %*s^",
-	                 quote, open + 1, text, (int)open, "");
-	return -1;
-}
-
 /* The number of sets of s, however many (SIZE_MAX past it). */
 static size_t sets_count(const struct sweep *s)
 {
@@ -235,7 +212,7 @@ static void sweep_undo(struct sweep *s, size_t first, size_t ndims,
 int sweep_add(struct sweep *s, const char *text, int line, char **why)
 {
 	size_t n = 0, first = s->ngroups, ndims = s->ndims, npos = s->npos;
-	if (quotes_closed(text, why) != 0)
+	if (argv_quotes_closed(text, why) != 0)
 		return -1;
 	char **w = argv_split(text, &n);
 	int rc = -1, zip = 0;

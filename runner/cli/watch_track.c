@@ -209,7 +209,9 @@ void watch_plan(struct watch *w)
 		struct result_meta m;
 		results_meta_load(b, e->id, NULL, &m);
 		*ARRAY_PUSH(w->ids, w->nids) = xstrdup(e->id);
-		watch_input_add(w, e->source, e->id, old, nold);
+		/* A run: command is no file; its files are its inputs:. */
+		if (!e->run)
+			watch_input_add(w, e->source, e->id, old, nold);
 		for (char **f = m.inputs; *f; f++)
 			watch_input_add(w, *f, e->id, old, nold);
 		/* The files its program reads, as its inputs: option names them. */

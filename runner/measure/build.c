@@ -230,6 +230,50 @@ static int exper_data(struct exper *e)
 }
 
 /*
+ * A run: experiment's sources, the files the page shows: each inputs:
+ * file its command names. A word that names another regular file of
+ * the project is refused, since an edit to it would not run e again.
+ * 0, or -1 with e failed and the problem reported at its line.
+ */
+static int exper_run(struct exper *e)
+{
+	size_t n = 0;
+	char **w = argv_split(e->run, &n);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		char *canon = NULL, *why = NULL;
+		if (path_resolve(w[i], &canon, &why) != 0 || !file_is_regular(canon)) {
+			free(canon);
+			free(why);
+			continue;
+		}
+		int listed = 0, seen = 0;
+		for (char **f = e->data_files; f && *f; f++)
+			listed |= !strcmp(*f, canon);
+		for (size_t j = 0; j < e->nsources; j++)
+			seen |= !strcmp(e->sources[j], canon);
+		if (!listed) {
+			diag_at(e->ch->path, dir_opt_line(e->dir, "run"), "experiment "
+			        "'%s': run: names %s, a file of the project that "
+			        "inputs: does not list; list it there, so that an edit "
+			        "to it runs the experiment again", e->id, canon);
+			exper_fail(e, xasprintf("run: names %s, which inputs: does not "
+			                        "list", canon));
+			rc = -1;
+		}
+		if (rc || seen)
+			free(canon);
+		else
+			*ARRAY_PUSH(e->sources, e->nsources) = canon;
+	}
+	argv_free(w);
+	*ARRAY_PUSH(e->sources, e->nsources) = NULL;
+	e->nsources--;
+	e->source_ok = !rc;
+	return rc;
+}
+
+/*
  * e's capture: patterns and sweep: sets, read; a captured field that a
  * sweep also gives is an error at the capture's line. 0, or -1 with e
  * failed and the problem reported at its line.
@@ -314,8 +358,9 @@ static int exper_check(struct exper *e, const struct run_opts *o)
 	}
 	e->timeout = t ? secs : 0;
 
-	if (exper_sources(e) != 0 || exper_flags(e) != 0 ||
-	    exper_includes(e) != 0 || exper_data(e) != 0)
+	if ((!e->run && exper_sources(e) != 0) || exper_flags(e) != 0 ||
+	    exper_includes(e) != 0 || exper_data(e) != 0 ||
+	    (e->run && exper_run(e) != 0))
 		return -1;
 	return exper_capture(e);
 }
@@ -329,7 +374,8 @@ static void exper_commands(struct exper *e, const struct exp_result *r,
 	e->env_words = command_env(e);
 	const char *c = recorded ? meta_str(r->meta, "compile") : NULL;
 	const char *x = recorded ? meta_str(r->meta, "command") : NULL;
-	e->compile_cmd = c ? xstrdup(c) : argv_join(e->compile_argv);
+	e->compile_cmd = c ? xstrdup(c) : e->run ? xstrdup(COMMAND_NO_COMPILE)
+	                                         : argv_join(e->compile_argv);
 	e->run_cmd = x ? xstrdup(x) : command_run_text(e);
 }
 

@@ -41,7 +41,28 @@ int command_source_first(const struct exper *e, size_t i)
 
 int command_is_python(const struct exper *e)
 {
-	return !e->cuda && e->source && !strcmp(path_ext(e->source), ".py");
+	return !e->cuda && !e->run && e->source &&
+	       !strcmp(path_ext(e->source), ".py");
+}
+
+char *command_prog(const struct exper *e)
+{
+	if (!e->run)
+		return command_bin(e);
+	char **w = argv_split(e->run, NULL);
+	char *prog = xstrdup(w[0] ? w[0] : "");
+	argv_free(w);
+	return prog;
+}
+
+/* The words a run starts with: build/exp/ID (argv[0] is the id), or the
+ * whole run: command (argv[0] is its program, as written). */
+static void run_words(const struct exper *e, int id0, char ***argv, size_t *n)
+{
+	if (e->run)
+		argv_append_split(argv, n, e->run);
+	else
+		*ARRAY_PUSH(*argv, *n) = id0 ? xstrdup(e->id) : command_bin(e);
 }
 
 const char *command_python(void)
@@ -97,6 +118,10 @@ static char **compile_argv(const struct exper *e, const struct toolchain *tc,
 {
 	char **argv = NULL;
 	size_t n = 0;
+	if (e->run) {
+		*ARRAY_PUSH(argv, n) = NULL;
+		return argv;
+	}
 	if (command_is_python(e)) {
 		const char *w[] = {command_python(), "-c", py_build};
 		struct buf path = BUF_INIT;
@@ -180,7 +205,7 @@ char **command_run(const struct exper *e)
 {
 	char **argv = NULL;
 	size_t n = 0;
-	*ARRAY_PUSH(argv, n) = command_bin(e);
+	run_words(e, 0, &argv, &n);
 	argv_append_split(&argv, &n, e->args);
 	*ARRAY_PUSH(argv, n) = NULL;
 	return argv;
@@ -190,7 +215,7 @@ char **command_run_set(const struct exper *e, size_t k)
 {
 	char **argv = NULL;
 	size_t n = 0;
-	*ARRAY_PUSH(argv, n) = xstrdup(e->id);
+	run_words(e, 1, &argv, &n);
 	argv_append_split(&argv, &n, e->args);
 	sweep_args(e->sweep, k, &argv, &n);
 	*ARRAY_PUSH(argv, n) = NULL;
@@ -200,7 +225,7 @@ char **command_run_set(const struct exper *e, size_t k)
 char *command_run_text(const struct exper *e)
 {
 	size_t sets = sweep_sets(e->sweep);
-	char *bin = command_bin(e);
+	char *bin = command_prog(e);
 	struct buf b = BUF_INIT;
 	for (size_t k = 0; k < sets && k < COMMAND_SETS_SHOWN; k++) {
 		char **argv = command_run_set(e, k);

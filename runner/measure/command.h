@@ -11,6 +11,7 @@
  *                 -MD -MF build/exp/ID.d -o build/exp/ID SOURCE FLAGS...
  *            cc -O2 -std=c11 -Wall -Ikernels -MD -MF ... SOURCE FLAGS... -lm
  *   run      build/exp/ID ARGS... SWEEP-SET... (argv[0] is ID)
+ *            RUN-WORDS... ARGS... SWEEP-SET...   for run: (no compile)
  *   ncu      ncu --csv --clock-control none ... --metrics M build/exp/ID ARGS
  */
 #ifndef LB_COMMAND_H
@@ -30,8 +31,14 @@ char *command_log(const struct exper *e);
 
 /* The compiler, from tc where it was looked for, else the plain name
  * ("nvcc", $CC or "cc"). Each source once: a file listed twice (by two
- * spellings that are one canonical path) is compiled once. */
+ * spellings that are one canonical path) is compiled once. A run:
+ * experiment compiles nothing: no words, and the page shows
+ * COMMAND_NO_COMPILE in their place. */
 char **command_compile(const struct exper *e, const struct toolchain *tc);
+#define COMMAND_NO_COMPILE "# nothing to compile: run: runs as written"
+/* The program a run starts (looked up in PATH): command_bin, or the first
+ * word of run:. Caller frees. */
+char *command_prog(const struct exper *e);
 /* Is e a Python program (its source a .py)? Its "compile" parses it,
  * lists the project's modules it imports as its dependency file, and
  * makes build/exp/<id> a launcher that runs it under python3 ($PYTHON
@@ -49,7 +56,8 @@ char **command_deps_of(const struct exper *e, const struct toolchain *tc,
 char **command_run(const struct exper *e);
 /* The arguments of the run of sweep set k (0 without a sweep): argv[0] is
  * the experiment's id, so a program that prints its own name prints the
- * same on every machine; command_bin is the program to start. */
+ * same on every machine; command_prog is the program to start. A run:
+ * experiment's begin with its command's words, argv[0] its program. */
 char **command_run_set(const struct exper *e, size_t k);
 /* The runs as printable lines, env in front, one per sweep set (the first
  * COMMAND_SETS_SHOWN, then how many more). Caller frees. */

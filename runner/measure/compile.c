@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "measure/command.h"
 #include "base/exec.h"
@@ -132,9 +133,30 @@ static void sources_twice(const struct exper *e)
 	argv_free(words);
 }
 
+/* A run: command compiles nothing: its inputs are its inputs: files
+ * alone (key.c), and no compiler log of an earlier build is read as its. */
+static void compile_none(struct exper *e)
+{
+	char *log = command_log(e);
+	unlink(log);
+	free(log);
+	argv_free(e->inputs);
+	e->inputs = xcalloc(1, sizeof *e->inputs);
+	e->ninputs = 0;
+}
+
 void compile_all(struct exper **todo, size_t n, struct bundle *b,
                  const struct toolchain *tc, const struct run_opts *o, double t0)
 {
+	struct exper **cc = xcalloc(n + 1, sizeof *cc);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (todo[i]->run)
+			compile_none(todo[i]);
+		else
+			cc[m++] = todo[i];
+	todo = cc;
+	n = m;
 	size_t slots = o->jobs > 0 ? (size_t)o->jobs : 1;
 	if (slots > 64)
 		slots = 64;
@@ -188,4 +210,5 @@ void compile_all(struct exper **todo, size_t n, struct bundle *b,
 	}
 	free(procs);
 	free(who);
+	free(cc);
 }

@@ -21,7 +21,8 @@
 
 #define COMPILE_TIMEOUT 600.0
 
-/* Compile todo[0..n); those that fail get state ST_FAILED. */
+/* Compile todo[0..n); those that fail get state ST_FAILED. A run:
+ * experiment is not compiled: its inputs are set to none (key.h). */
 void compile_all(struct exper **todo, size_t n, struct bundle *b,
                  const struct toolchain *tc, const struct run_opts *o, double t0);
 

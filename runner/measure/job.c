@@ -170,7 +170,7 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 		j->env[i] = j->vars[i];
 	j->nvars = nvars;
 	j->env[nvars + 1] = j->visible;
-	j->bin = command_bin(e);
+	j->bin = command_prog(e);
 	j->nsets = sweep_sets(e->sweep);
 	j->timeout = e->timeout > 0 ? e->timeout : o->timeout;
 	j->nruns = e->runs > 0 ? e->runs : 1;

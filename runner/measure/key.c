@@ -195,7 +195,9 @@ char **key_inputs(const struct exper *e, const struct exp_result *r,
 	*escaped = NULL;
 	if (!getcwd(root, sizeof root))
 		root[0] = '\0';
-	const cJSON *in = r->meta ? cJSON_GetObjectItem(r->meta, "inputs") : NULL;
+	/* A run: command's files are its inputs: alone (e->data_files). */
+	const cJSON *in = r->meta && !e->run ? cJSON_GetObjectItem(r->meta, "inputs")
+	                                     : NULL;
 	const cJSON *f;
 	cJSON_ArrayForEach(f, in)
 	{
@@ -228,7 +230,7 @@ char **key_inputs(const struct exper *e, const struct exp_result *r,
 		}
 		*ARRAY_PUSH(files, *n) = canon;
 	}
-	for (size_t i = 0; !*n && i < (e->sources ? e->nsources : 1); i++)
+	for (size_t i = 0; !*n && !e->run && i < (e->sources ? e->nsources : 1); i++)
 		*ARRAY_PUSH(files, *n) = xstrdup(e->sources ? e->sources[i] : e->source);
 	*ARRAY_PUSH(files, *n) = NULL;
 	(*n)--;
@@ -299,8 +301,13 @@ void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
 	struct hasher *h = hasher_new();
 	cJSON *parts = cJSON_CreateObject();
 	cJSON *sources = cJSON_AddArrayToObject(parts, "sources");
-	hasher_add_str(h, e->source);
-	cJSON_AddItemToArray(sources, cJSON_CreateString(e->source));
+	if (e->run) {
+		hasher_add_str(h, "run");
+		key_add_part(h, parts, "run", e->run);
+	} else {
+		hasher_add_str(h, e->source);
+		cJSON_AddItemToArray(sources, cJSON_CreateString(e->source));
+	}
 	key_add_part(h, parts, "args", e->args);
 	key_add_part(h, parts, "flags", e->flags);
 	key_add_part(h, parts, "ncu", e->ncu);
@@ -308,7 +315,7 @@ void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
 	key_add_part(h, parts, "env", e->env);
 	/* Only what an experiment has: keys of those without stay as they
 	 * were. */
-	for (size_t i = 1; e->sources && i < e->nsources; i++) {
+	for (size_t i = 1; !e->run && e->sources && i < e->nsources; i++) {
 		hasher_add_str(h, e->sources[i]);
 		cJSON_AddItemToArray(sources, cJSON_CreateString(e->sources[i]));
 	}
@@ -355,7 +362,8 @@ void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
 	hasher_add_str(h, runs);
 	cJSON_AddNumberToObject(parts, "runs", e->runs);
 	key_add_part(h, parts, "compiler",
-	             e->cuda ? tc->nvcc_version
+	             e->run ? NULL
+	             : e->cuda ? tc->nvcc_version
 	             : command_is_python(e) ? key_python_version()
 	                                    : tc->cc_version);
 	key_add_part(h, parts, "gpu", e->cuda ? tc->gpu_id : NULL);

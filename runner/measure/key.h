@@ -6,7 +6,9 @@
  * content of every input: the source and each project
  * file it included in its last build (from the compiler's dependency
  * file, kept in meta.json as "inputs"), and, after all of them, of each
- * file its inputs: option names (data its program reads). Its key adds the compile command
+ * file its inputs: option names (data its program reads); a run:
+ * experiment's command as written in place of its source, and its
+ * inputs: files alone in place of its build's. Its key adds the compile command
  * words, the number of runs, the compiler's version and the GPU (name,
  * UUID, driver); for an experiment with gpus: all, every GPU the build
  * measures on (entry, UUID and model of each: toolchain_use), in order.
@@ -78,6 +80,8 @@ char **key_deps_read(const char *path, size_t *n, char **why);
  * e->key_parts (owned by e), what the keys were made of, by name, which
  * meta.json keeps as "key_parts" so that why.h can say which part changed:
  *   sources, include, capture, sweep   arrays of strings
+ *   run              the command, for a run: experiment only (sources
+ *                    is then empty, and compiler "")
  *   args, flags, ncu, ncu-args, env    strings ("" when not given)
  *   files, data      {path: hash of its content, or "(missing)"}: the
  *                    inputs, and the files of inputs:

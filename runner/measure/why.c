@@ -138,8 +138,9 @@ static void why_source(struct lines *l, const struct exper *e,
 	why_part(l, had, now, "sources", "source");
 	why_files(l, e, had, now, "files");
 	why_files(l, e, had, now, "data");
-	static const char *const opts[] = {"args", "flags", "include", "env",
-	                                   "ncu", "ncu-args", "capture", "sweep"};
+	static const char *const opts[] = {"run", "args", "flags", "include",
+	                                   "env", "ncu", "ncu-args", "capture",
+	                                   "sweep"};
 	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
 		why_part(l, had, now, opts[i], opts[i]);
 }
