@@ -113,11 +113,16 @@ HISTORY = $(if $(filter 2,$(strip $(shell git log -n 2 --format=%h -- \
 # example that is wrong fails it. Its bundle and binaries stay in
 # docs/build/; the pages go to $(SITE)/manual/, linked with the book.
 MANUAL_LINK = --link 'manual/index.html|The labbook manual'
+# The manual's opening line, its own, not the book's (--lead).
+MANUAL_LEAD = How to write a labbook book, build it, check it and publish \
+	it: every directive, option and command, each shown by an example that \
+	this build compiles and runs.
 docs: $(LABBOOK)
 	$(LABBOOK) build -C docs --chapters . --results build/results \
 		--site $(call quote,$(abspath $(SITE))/manual) \
 		--templates $(call quote,$(abspath templates)) --runs 1 -j $(JOBS) \
-		--title 'The labbook manual' --link '../index.html|The book' --strict
+		--title 'The labbook manual' --link '../index.html|The book' --strict \
+		--lead $(call quote,$(MANUAL_LEAD))
 	@tools/check-docs docs
 
 # The binary finds its templates in $(PREFIX)/share/labbook/templates, and

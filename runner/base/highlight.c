@@ -93,3 +93,12 @@ void highlight_c(struct buf *out, const char *src, size_t len)
 	}
 	buf_puts(out, "</span>");
 }
+
+int highlight_is_c(const char *lang)
+{
+	static const char *names[] = {"c", "c++", "cpp", "cu", "cuda", "h", NULL};
+	for (const char **n = names; *n; n++)
+		if (!strcmp(lang, *n))
+			return 1;
+	return 0;
+}

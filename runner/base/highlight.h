@@ -12,4 +12,7 @@
 
 void highlight_c(struct buf *out, const char *src, size_t len);
 
+/* Is lang (a fence's info word) one highlight_c reads: C, C++ or CUDA? */
+int highlight_is_c(const char *lang);
+
 #endif

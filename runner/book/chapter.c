@@ -118,6 +118,9 @@ void chapter_free(struct chapter *ch)
 	for (size_t i = 0; i < ch->nexercises; i++)
 		free(ch->exercises[i].label);
 	free(ch->exercises);
+	for (size_t i = 0; i < ch->nnames; i++)
+		argv_free(ch->names[i].v);
+	free(ch->names);
 	for (size_t i = 0; i < ch->nsections; i++) {
 		struct section *s = &ch->sections[i];
 		pieces_free(&s->html);

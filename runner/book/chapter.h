@@ -71,6 +71,8 @@ enum piece_kind {
 	                  <table> (its caption holds the chapter's number,
 	                  known when rendered) */
 	PIECE_EXERCISE, /* the title of exercises[index] ("Exercise 2.1") */
+	PIECE_NAMES,   /* after a block of prose, names[index]: the names in
+	                  its code spans (print shows the kernels it names) */
 };
 
 struct piece {
@@ -97,6 +99,15 @@ struct section {
 	char *id; /* the heading's id; NULL when its title holds a value */
 };
 
+/* The names a block of prose gives in code, each cut at its first
+ * character that cannot be in a C name: `reduce_unroll<8>` and
+ * `finish()` name reduce_unroll and finish. */
+struct code_names {
+	char **v; /* NULL-terminated */
+	size_t n;
+	int section; /* the section the block is in, or -1: the lead */
+};
+
 struct chapter {
 	char *path;  /* as given */
 	char *name;  /* "ilp" for chapters/02-ilp.md: the page is ilp.html */
@@ -115,6 +126,8 @@ struct chapter {
 	size_t ntables; /* Markdown tables in body (PIECE_TABLE) */
 	struct exercise *exercises;
 	size_t nexercises;
+	struct code_names *names; /* per block of prose that names any */
+	size_t nnames;
 	char *error; /* the chapter could not be read or parsed at all */
 	char hash[33]; /* of the source bytes */
 };
@@ -170,7 +183,7 @@ int source_rest_blank(const char *const *lines, size_t nlines,
 /*
  * While a chapter is parsed, the nodes that stand for its values,
  * sections, directives, tables and exercise titles are raw HTML holding a
- * token (plan.c): STX, a kind letter (V D S T X), an index, ETX, and a
+ * token (plan.c): STX, a kind letter (V D S T X N), an index, ETX, and a
  * newline when block. The rendered HTML is cut at each one into pieces
  * (pieces_split); a token whose index is out of ch's range stays text.
  */
@@ -182,6 +195,11 @@ void pieces_split(struct pieces *out, const char *html, size_t len,
 /* The title of ch (its first level-1 heading) and, when no title holds a
  * value, each section's id; the others' ids are made when rendered. */
 void chapter_titles_settle(struct chapter *ch);
+
+/* plan.c: add the name code span lit begins with, if it does, to the
+ * last of ch->names, or to a new one (group set) of the block's section
+ * (the last of ch->sections): 1, or 0 when lit begins with no name. */
+int code_names_add(struct chapter *ch, int group, const char *lit);
 
 /* Pieces (plan.c): a new last piece; text appended to the last text piece
  * or a new one; all freed. Arrays and text grow geometrically. */

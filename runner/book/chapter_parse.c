@@ -166,15 +166,6 @@ static void heading_replace(struct parse *p, cmark_node *node,
 	free(tok);
 }
 
-static int is_c_like(const char *lang)
-{
-	static const char *names[] = {"c", "c++", "cpp", "cu", "cuda", "h", NULL};
-	for (const char **n = names; *n; n++)
-		if (!strcmp(lang, *n))
-			return 1;
-	return 0;
-}
-
 /*
  * A code block becomes a focusable (so it scrolls from the keyboard)
  * listing, highlighted when its language is C, C++ or CUDA.
@@ -193,7 +184,7 @@ static void code_replace(cmark_node *node)
 		buf_puts(&b, "\"");
 	}
 	buf_puts(&b, ">");
-	if (is_c_like(lang))
+	if (highlight_is_c(lang))
 		highlight_c(&b, code ? code : "", len);
 	else
 		buf_put_html(&b, code ? code : "",
@@ -438,8 +429,10 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts,
 	size_t nnodes = 0;
 	cmark_node *heading = NULL;
 	const char *info;
-	size_t ndirs = 0;
+	size_t ndirs = 0, nsaid = 0;
 	enum callout_kind kind;
+	struct said { cmark_node *block; size_t names; } *said = NULL;
+	cmark_node *top; /* said: the blocks that name code, ch->names[names] */
 	cmark_iter *it = cmark_iter_new(doc);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE &&
@@ -454,6 +447,18 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts,
 			continue;
 		if (ev == CMARK_EVENT_ENTER)
 			misplaced_check(p, n);
+		/* A name in code, and the block that holds it: the chapter's, a
+		 * callout's or a list item's (print shows the kernel it names
+		 * after it). */
+		for (top = n; type == CMARK_NODE_CODE && !heading &&
+		              cmark_node_parent(top) != doc &&
+		              cmark_node_get_type(cmark_node_parent(top)) != CMARK_NODE_ITEM;
+		     top = cmark_node_parent(top))
+			;
+		int fresh = !nsaid || top != said[nsaid - 1].block;
+		if (type == CMARK_NODE_CODE && !heading &&
+		    code_names_add(ch, fresh, cmark_node_get_literal(n)) && fresh)
+			*ARRAY_PUSH(said, nsaid) = (struct said){top, ch->nnames - 1};
 		switch (type) {
 		case CMARK_NODE_HEADING:
 			if (callout && ev == CMARK_EVENT_ENTER) {
@@ -501,6 +506,15 @@ static void chapter_walk(struct parse *p, cmark_node *doc, cmark_llist *exts,
 		}
 	}
 	cmark_iter_free(it);
+	/* After each block that names code, a token for what it names. */
+	for (size_t i = 0; i < nsaid; i++) {
+		char *tok = plan_token('N', said[i].names, 0);
+		cmark_node *h = cmark_node_new_with_mem(CMARK_NODE_HTML_BLOCK, tree_mem());
+		cmark_node_set_literal(h, tok);
+		cmark_node_insert_after(said[i].block, h);
+		free(tok);
+	}
+	free(said);
 
 	size_t sections = 0;
 	for (size_t i = 0; i < nnodes && !exec_stopping(); i++) {

@@ -189,7 +189,8 @@ void pieces_split(struct pieces *out, const char *html, size_t len,
 		size_t limit = kind == 'V' ? ch->nvalues : kind == 'D' ? ch->ndirs
 		             : kind == 'S' ? ch->nsections
 		             : kind == 'T' ? ch->ntables
-		             : kind == 'X' ? ch->nexercises : 0;
+		             : kind == 'X' ? ch->nexercises
+		             : kind == 'N' ? ch->nnames : 0;
 		if (!t) {
 			pieces_text(out, p, (size_t)(end - p));
 			break;
@@ -205,10 +206,32 @@ void pieces_split(struct pieces *out, const char *html, size_t len,
 		                                 : kind == 'D' ? PIECE_DIR
 		                                 : kind == 'T' ? PIECE_TABLE
 		                                 : kind == 'X' ? PIECE_EXERCISE
+		                                 : kind == 'N' ? PIECE_NAMES
 		                                               : PIECE_SECTION);
 		x->index = index;
 		p = strchr(t, TOKEN_CLOSE) + 1;
 	}
+}
+
+int code_names_add(struct chapter *ch, int group, const char *lit)
+{
+	size_t n = 0;
+	while (lit && (isalnum((unsigned char)lit[n]) || lit[n] == '_'))
+		n++;
+	if (!n || isdigit((unsigned char)lit[0]))
+		return 0;
+	if (group || !ch->nnames) {
+		struct code_names *g = ARRAY_PUSH(ch->names, ch->nnames);
+		*g = (struct code_names){NULL, 0, (int)ch->nsections - 1};
+	}
+	struct code_names *g = &ch->names[ch->nnames - 1];
+	for (size_t i = 0; i < g->n; i++)
+		if (strlen(g->v[i]) == n && !strncmp(g->v[i], lit, n))
+			return 1;
+	g->v = xrealloc(g->v, (g->n + 2) * sizeof *g->v);
+	g->v[g->n++] = xstrndup(lit, n);
+	g->v[g->n] = NULL;
+	return 1;
 }
 
 /* Arrays and text grow geometrically: a chapter may be megabytes. */

@@ -49,7 +49,7 @@ enum {
 	OPT_KEEP_GOING, OPT_GPUS, OPT_TIMEOUT, OPT_COMPILE_TIMEOUT, OPT_RUNS,
 	OPT_QUIET, OPT_PROGRESS, OPT_HELP, OPT_MAX_DIFF, OPT_MIN_MS, OPT_ALL,
 	OPT_MIN_DIFF, OPT_MAX_NOISE, OPT_REPEAT, OPT_JSON, OPT_COMPARE, OPT_STRICT, OPT_LIVE,
-	OPT_LINK, OPT_STATS, OPT_HISTORY,
+	OPT_LINK, OPT_STATS, OPT_HISTORY, OPT_LEAD,
 };
 
 static const struct option build_options[] = {
@@ -58,6 +58,7 @@ static const struct option build_options[] = {
 	{"site", required_argument, NULL, OPT_SITE},
 	{"templates", required_argument, NULL, OPT_TEMPLATES},
 	{"title", required_argument, NULL, OPT_TITLE},
+	{"lead", required_argument, NULL, OPT_LEAD},
 	{"no-run", no_argument, NULL, OPT_NO_RUN},
 	{"no-site", no_argument, NULL, OPT_NO_SITE},
 	{"compile-only", no_argument, NULL, OPT_COMPILE_ONLY},
@@ -127,7 +128,7 @@ static int cmd_build(int argc, char **argv)
 {
 	const char *chapters = "chapters", *results = "results/local",
 	           *site = "site", *templates = NULL, *title = "labbook",
-	           *root = NULL, *history = NULL;
+	           *root = NULL, *history = NULL, *lead = NULL;
 	struct run_opts ro = {0};
 	int no_site = 0, keep_going = 0, chapters_given = 0, results_given = 0;
 	int live = 0;
@@ -152,6 +153,7 @@ static int cmd_build(int argc, char **argv)
 		case OPT_SITE: site = optarg; break;
 		case OPT_TEMPLATES: templates = optarg; break;
 		case OPT_TITLE: title = optarg; break;
+		case OPT_LEAD: lead = optarg; break;
 		case OPT_NO_RUN: ro.run = 0; break;
 		case OPT_NO_SITE: no_site = 1; break;
 		case OPT_COMPILE_ONLY: ro.compile_only = 1; no_site = 1; break;
@@ -311,7 +313,7 @@ static int cmd_build(int argc, char **argv)
 		struct history_site *hist = history ? history_site_open(history) : NULL;
 		struct site_opts so = {site, templates ? templates : found, title,
 		                       bk.gpu, &ms, live, strict, links, nlinks,
-		                       store, hist};
+		                       store, hist, lead};
 		site_rc = site_render(&bk, b, &so, &st);
 		history_site_free(hist);
 		free(found);

@@ -41,6 +41,8 @@ const char usage_build[] =
 	"  --templates DIR   page template and stylesheet (default: ./templates,\n"
 	"                    else those installed with labbook)\n"
 	"  --title TEXT      the book's title\n"
+	"  --lead TEXT       the line under it on the index and the one-page book\n"
+	"                    (default: a line saying how the book checks itself)\n"
 	"  --no-run          render from the bundle; run nothing, start no tool;\n"
 	"                    a site whose inputs are as the last clean build\n"
 	"                    left them is checked and left as it is\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render/box.h"
+#include "render/excerpt.h"
 #include "render/figure.h"
 #include "render/gnuplot.h"
 #include "base/highlight.h"
@@ -140,6 +141,31 @@ void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
 	}
 }
 
+/* A program's output, open; on paper its first lines when it is long. */
+static void output_html(struct buf *out, const char *s, size_t len)
+{
+	int lines = 0;
+	size_t head = len;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '\n' && i + 1 < len && ++lines == EXCERPT_OUTPUT_HEAD)
+			head = i + 1;
+	lines += len > 0;
+	if (lines <= EXCERPT_OUTPUT_WHOLE)
+		head = len;
+	buf_puts(out, "<details class=\"output\" open><summary>Output</summary>"
+	              "<pre class=\"output\" tabindex=\"0\">");
+	text_html(out, s, head);
+	if (head < len) {
+		buf_puts(out, "<span class=\"more\">");
+		text_html(out, s + head, len - head);
+		buf_puts(out, "</span>");
+	}
+	buf_puts(out, "</pre>");
+	if (head < len)
+		excerpt_output_note(out, EXCERPT_OUTPUT_HEAD, lines);
+	buf_puts(out, "</details>\n");
+}
+
 static void render_experiment(struct page_ctx *c, const struct directive *d,
                               struct buf *out)
 {
@@ -198,6 +224,8 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 			              "<code>");
 			highlight_c(out, src, len);
 			buf_puts(out, "</code></pre></details>\n");
+			if (lines > 40)
+				excerpt_source_html(out, path);
 			free(src);
 		}
 	}
@@ -220,10 +248,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		return;
 	}
 	if (shows(d, "output") && r->out) {
-		buf_puts(out, "<details class=\"output\" open><summary>Output</summary>"
-		              "<pre class=\"output\" tabindex=\"0\">");
-		text_html(out, r->out, r->out_len);
-		buf_puts(out, "</pre></details>\n");
+		output_html(out, r->out, r->out_len);
 	}
 	char *res_id = derived_id(d->id, DERIVED_PTXAS);
 	struct exp_result *res = bundle_get(c->s->b, res_id);

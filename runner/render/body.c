@@ -9,6 +9,7 @@
 #include "base/exec.h"
 #include "render/blocks.h"
 #include "render/box.h"
+#include "render/excerpt.h"
 #include "render/page.h"
 #include "base/util.h"
 #include "render/values.h"
@@ -77,6 +78,9 @@ void body_html(struct page_ctx *c, struct buf *out, size_t *after_title)
 		}
 		case PIECE_EXERCISE:
 			exercise_title(c, x->index, out);
+			break;
+		case PIECE_NAMES:
+			excerpt_names_html(c, x->index, out);
 			break;
 		case PIECE_SECTION:
 			heading_html(c, x->index, out);

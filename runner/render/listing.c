@@ -6,6 +6,7 @@
 
 #include "bundle/ptxas.h"
 #include "base/util.h"
+#include "render/excerpt.h"
 
 /* Is the instruction on this line one of the marked mnemonics? */
 static int marked(const char *line, size_t n, const char *marks)
@@ -30,6 +31,85 @@ static int marked(const char *line, size_t n, const char *marks)
 		m += k;
 	}
 	return 0;
+}
+
+/* An instruction of a listing, and which opcode of those marked it is
+ * (-1: not marked). */
+struct sass_line {
+	const char *text;
+	size_t len;
+	int kind;
+};
+
+/* The opcode of an instruction, with its modifiers ("STL.128"). */
+static size_t opcode_at(const struct sass_line *l, const char **op)
+{
+	const char *p = l->text, *end = l->text + l->len;
+	while (p + 1 < end && !(p[0] == '*' && p[1] == '/'))
+		p++;
+	p = p + 1 < end ? p + 2 : end;
+	while (p < end && *p == ' ')
+		p++;
+	if (p < end && *p == '@')
+		while (p < end && *p++ != ' ')
+			;
+	*op = p;
+	size_t n = 0;
+	while (p + n < end && p[n] != ' ' && p[n] != ';')
+		n++;
+	return n;
+}
+
+/* The kind of marked instruction i: that of an earlier one of the same
+ * opcode, or a new one. */
+static int opcode_kind(const struct sass_line *ins, size_t i)
+{
+	const char *op, *other;
+	size_t n = opcode_at(&ins[i], &op);
+	int kinds = 0;
+	for (size_t j = 0; j < i; j++) {
+		if (ins[j].kind < 0)
+			continue;
+		kinds = ins[j].kind + 1 > kinds ? ins[j].kind + 1 : kinds;
+		if (opcode_at(&ins[j], &other) == n && !strncmp(op, other, n))
+			return ins[j].kind;
+	}
+	return kinds;
+}
+
+static void sass_line_html(struct buf *out, const struct sass_line *l)
+{
+	buf_puts(out, l->kind >= 0 ? "<span class=\"line mark\">"
+	                           : "<span class=\"line\">");
+	buf_put_html(out, l->text, l->len);
+	buf_puts(out, "</span>\n");
+}
+
+/* What print shows in place of the listing (excerpt.h). */
+static void sass_excerpt_html(struct buf *out, const struct sass_line *ins,
+                              size_t n)
+{
+	int *kind = xcalloc(n ? n : 1, sizeof *kind);
+	unsigned char *keep = xcalloc(n ? n : 1, 1);
+	for (size_t i = 0; i < n; i++)
+		kind[i] = ins[i].kind;
+	size_t kept = excerpt_sass_pick(kind, n, EXCERPT_SASS_CAP, keep);
+	buf_puts(out, "<div class=\"print-only excerpt\">\n<pre class=\"code sass "
+	              "snippet\"><code>");
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		if (i && !keep[i - 1])
+			buf_puts(out, "<span class=\"line gap\">\xe2\x8b\xae</span>\n");
+		sass_line_html(out, &ins[i]);
+	}
+	if (n && !keep[n - 1])
+		buf_puts(out, "<span class=\"line gap\">\xe2\x8b\xae</span>\n");
+	buf_puts(out, "</code></pre>\n");
+	excerpt_sass_note(out, kept, n);
+	buf_puts(out, "</div>\n");
+	free(kind);
+	free(keep);
 }
 
 int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
@@ -81,7 +161,7 @@ int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
 	}
 	buf_free(&names);
 
-	struct buf body = BUF_INIT;
+	struct sass_line *ins = NULL;
 	size_t total = 0, nmarked = 0;
 	for (const char *p = start; p < end;) {
 		size_t n = strcspn(p, "\n");
@@ -91,12 +171,12 @@ int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
 		while (code < p + n && (*code == ' ' || *code == '\t'))
 			code++;
 		if (code < p + n && code[0] == '/' && code[1] == '*') {
-			int m = marked(code, (size_t)(p + n - code), marks);
-			total++;
-			nmarked += m;
-			buf_puts(&body, m ? "<span class=\"line mark\">" : "<span class=\"line\">");
-			buf_put_html(&body, code, (size_t)(p + n - code));
-			buf_puts(&body, "</span>\n");
+			struct sass_line *l = ARRAY_PUSH(ins, total);
+			*l = (struct sass_line){code, (size_t)(p + n - code), -1};
+			if (marked(code, l->len, marks)) {
+				l->kind = opcode_kind(ins, total - 1);
+				nmarked++;
+			}
 		}
 		p += n + 1;
 	}
@@ -108,9 +188,11 @@ int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
 		buf_puts_html(out, marks);
 	}
 	buf_puts(out, "</summary>\n<pre class=\"code sass\" tabindex=\"0\"><code>");
-	buf_put(out, body.data ? body.data : "", body.len);
+	for (size_t i = 0; i < total; i++)
+		sass_line_html(out, &ins[i]);
 	buf_puts(out, "</code></pre></details>\n");
-	buf_free(&body);
+	sass_excerpt_html(out, ins, total);
+	free(ins);
 	rc = 0;
 out:
 	free(text);

@@ -48,7 +48,14 @@ struct site_opts {
 	                          opened and closed by the caller */
 	const struct history_site *history; /* a bundle's history for the
 	                          History page, or NULL: none */
+	const char *lead;      /* the line under the title on the index and
+	                          the one-page book, or NULL: SITE_LEAD */
 };
+
+/* The lead of a book that gives none (--lead). */
+#define SITE_LEAD "Every number in this book was measured by the " \
+	"experiments it describes, and every claim it makes is checked " \
+	"against those numbers when the book is built."
 
 struct site_stats {
 	int errors;       /* problems shown on pages (already reported) */

@@ -94,10 +94,9 @@ static int index_page(const struct site_ctx *s,
 	struct buf c = BUF_INIT;
 	buf_puts(&c, "<h1 id=\"top\">");
 	buf_puts_html(&c, o->title);
-	buf_puts(&c, "</h1>\n<p class=\"lead\">Every number in this book was "
-	             "measured by the experiments it describes, and every claim "
-	             "it makes is checked against those numbers when the book is "
-	             "built.</p>\n<ol class=\"contents\">\n");
+	buf_puts(&c, "</h1>\n<p class=\"lead\">");
+	buf_puts_html(&c, o->lead ? o->lead : SITE_LEAD);
+	buf_puts(&c, "</p>\n<ol class=\"contents\">\n");
 	for (size_t i = 0; i < bk->nchs; i++) {
 		const struct chapter *ch = bk->chs[i];
 		buf_printf(&c, "<li><a href=\"%s.html\"><span class=\"num\">%zu</span> "
@@ -486,8 +485,9 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	kept_legacy_remove(o->dir);
 	struct buf ban = BUF_INIT, common = BUF_INIT;
 	banner_html(b, o, &ban);
-	buf_printf(&common, "%s\n%s\n%d\n%s\n%s\n%d\n%s", tmpl, o->title, o->gpu,
-	           b->dir, ban.data, o->live, o->machines->jb->digest);
+	buf_printf(&common, "%s\n%s\n%s\n%d\n%s\n%s\n%d\n%s", tmpl, o->title,
+	           o->lead ? o->lead : "", o->gpu, b->dir, ban.data, o->live,
+	           o->machines->jb->digest);
 	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL,
 	                     o->store, NULL};
 	size_t n = bk->nchs;

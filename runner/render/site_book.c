@@ -247,14 +247,23 @@ int onebook_write(const struct onebook *ob, int fd, int pdf_link)
 	struct buf out = BUF_INIT;
 	buf_puts(&out, "<header class=\"book-title-page\">\n<h1 id=\"book-title\">");
 	buf_puts_html(&out, ob->s->o->title);
-	buf_puts(&out, "</h1>\n<p class=\"lead\">Every number in this book was "
-	               "measured by the experiments it describes, and every claim "
-	               "it makes is checked against those numbers when the book "
-	               "is built.</p>\n<p class=\"book-formats\">The whole book on "
-	               "one page, to read straight through or to print");
+	buf_puts(&out, "</h1>\n<p class=\"lead\">");
+	buf_puts_html(&out, ob->s->o->lead ? ob->s->o->lead : SITE_LEAD);
+	buf_puts(&out, "</p>\n<p class=\"book-formats\">The whole book on one "
+	               "page, to read straight through or to print");
 	if (pdf_link)
 		buf_puts(&out, "; also as <a href=\"book.pdf\">a PDF</a>");
-	buf_puts(&out, ".</p>\n</header>\n");
+	/* On paper (print.css): what the chapters print of their listings, and
+	 * the title of the volume that holds them whole. */
+	buf_puts(&out, ".</p>\n<p class=\"print-only\"><span class=\"in-volume\">"
+	               "Each chapter prints the kernels it names where it names "
+	               "them, and the parts of the SASS and of the outputs that "
+	               "its sentences point at. Every listing is whole in the "
+	               "listings volume, book-listings.pdf, under the number the "
+	               "chapter gives it.</span></p>\n<p class=\"print-only "
+	               "listings-title\">Listings: the sources, SASS and outputs "
+	               "of the book's experiments, whole, under the numbers its "
+	               "chapters give them.</p>\n</header>\n");
 	buf_puts(&out, "<nav class=\"book-contents\" aria-labelledby=\"book-"
 	               "contents\">\n<h2 id=\"book-contents\">Contents</h2>\n");
 	contents_list(ob->s, "contents", &out);

@@ -84,6 +84,7 @@ static void chapter_targets(struct xref *x, size_t i)
 		const struct exercise *ex;
 		switch (p->kind) {
 		case PIECE_TEXT:
+		case PIECE_NAMES:
 			break;
 		case PIECE_TABLE:
 			tab++;

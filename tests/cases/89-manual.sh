@@ -3,7 +3,8 @@
 # and each literal example is followed by the directive it shows. A broken
 # example, a claim an example no longer bears out, or a literal example
 # that drifted from the live one fails the build, naming file and line.
-# The book's index and the manual's link each other (build --link).
+# The book's index and the manual's link each other (build --link), and
+# the manual opens with its own lead (build --lead).
 cp -r "$ROOT/docs" docs
 rm -rf docs/build docs/.labbook.lock
 cp -r "$ROOT/templates" templates
@@ -31,6 +32,11 @@ expect_no_html manual/getting-started.html 'does not hold'
 expect_file site/manual/fig/sums-ops.svg
 expect_file site/manual/fig/sums-bars.svg
 expect_html manual/index.html '<a href="../index.html">The book</a>'
+# Its front page opens with its own line (make docs passes --lead), not the
+# line a book without one gets, which the course's index opens with.
+expect_html manual/index.html '<p class="lead">How to write a labbook book'
+expect_html manual/book.html '<p class="lead">How to write a labbook book'
+expect_no_html manual/index.html 'Every number in this book was measured'
 
 # inputs: the listed example sums the sizes docs/examples/sizes.txt lists.
 # A size added to the file runs it again, and no other example; explain
