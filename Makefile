@@ -7,7 +7,8 @@
 #   make check-loaded  the test suite LOADED_RUNS times on a machine kept busy
 #   make kernels  compile every experiment with nvcc (no GPU needed)
 #   make watch    build, then build again on every save (Ctrl-C stops)
-#   make pdf      the whole book as site/book.pdf (PAPER=a4 or letter)
+#   make pdf      the whole book as site/book.pdf, its listings whole in
+#                 site/book-listings.pdf (PAPER=a4 or letter)
 #   make cluster  measure on a Slurm cluster (PARTITIONS=...), then gather
 #   make install  install labbook, its templates and lab.h under PREFIX
 #
