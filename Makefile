@@ -127,7 +127,7 @@ docs: $(LABBOOK)
 	@tools/check-docs docs
 
 # The binary finds its templates in $(PREFIX)/share/labbook/templates, and
-# labbook init copies $(PREFIX)/share/labbook/lab.h into a new book.
+# labbook init copies $(PREFIX)/share/labbook/lab.h and lab.py into a new book.
 # DESTDIR and PREFIX may hold spaces and quotes.
 DEST = $(DESTDIR)$(PREFIX)
 install: $(LABBOOK)
@@ -135,6 +135,7 @@ install: $(LABBOOK)
 	install -m 755 $(LABBOOK) $(call quote,$(DEST)/bin/labbook)
 	install -m 644 templates/* $(call quote,$(DEST)/share/labbook/templates/)
 	install -m 644 kernels/lab.h $(call quote,$(DEST)/share/labbook/lab.h)
+	install -m 644 kernels/lab.py $(call quote,$(DEST)/share/labbook/lab.py)
 	@echo $(call quote,labbook: installed $(DEST)/bin/labbook; start a book with: labbook init DIR)
 	@case ":$$PATH:" in *:$(call quote,$(PREFIX)/bin):*) ;; *) \
 		echo $(call quote,labbook: $(PREFIX)/bin is not on your PATH; add it in your shell profile:); \

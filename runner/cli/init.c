@@ -180,10 +180,14 @@ char *init_templates_find(void)
 
 /* The files of a new book, under the book's folder. */
 enum { INIT_CHAPTER, INIT_SOURCE, INIT_MAKEFILE, INIT_GITIGNORE, INIT_LABH,
-       INIT_FILES };
+       INIT_LABPY, INIT_FILES };
 static const char *const init_names[INIT_FILES] = {
 	"chapters/01-first.md", "kernels/sum/sum.c", "Makefile", ".gitignore",
-	"kernels/lab.h",
+	"kernels/lab.h", "kernels/lab.py",
+};
+/* The files copied from labbook's own, and the experiments they serve. */
+static const char *const init_for[INIT_FILES] = {
+	[INIT_LABH] = "CUDA", [INIT_LABPY] = "Python",
 };
 
 static int init_skip_dots(const struct dirent *d)
@@ -248,30 +252,29 @@ static int init_check(const char *path, int force, int *replaces)
 }
 
 static int init_write(const char *path, const char *text, const char *src,
-                      int replaces)
+                      const char *what, int replaces)
 {
 	int rc = mkdir_parents(path);
 	if (rc == 0)
 		rc = src ? file_copy(src, path)
 		         : file_write_atomic(path, text, strlen(text));
-	if (rc == 0)
+	if (rc == 0 && src)
+		printf("  %s (for %s experiments%s)\n", path, what,
+		       replaces ? "; replaced the file that was there" : "");
+	else if (rc == 0)
 		printf("  %s%s\n", path,
-		       src && replaces ? " (for CUDA experiments; replaced the file "
-		                         "that was there)"
-		       : src           ? " (for CUDA experiments)"
-		       : replaces      ? " (replaced the file that was there)"
-		                       : "");
+		       replaces ? " (replaced the file that was there)" : "");
 	return rc;
 }
 
 int init_book(const char *dir, int force)
 {
 	static const char *const texts[INIT_FILES] = {
-		chapter_md, sum_c, makefile, gitignore, NULL,
+		chapter_md, sum_c, makefile, gitignore, NULL, NULL,
 	};
-	char *paths[INIT_FILES] = {NULL};
+	char *paths[INIT_FILES] = {NULL}, *copies[INIT_FILES] = {NULL};
 	int replaces[INIT_FILES] = {0};
-	char *held = NULL, *labh = NULL;
+	char *held = NULL;
 	int rc = -1;
 	struct stat st;
 
@@ -288,10 +291,11 @@ int init_book(const char *dir, int force)
 		     "what is there, and names each file it replaces)", dir, held);
 		goto out;
 	}
-	labh = installed_find("lab.h", "kernels/lab.h");
+	copies[INIT_LABH] = installed_find("lab.h", "kernels/lab.h");
+	copies[INIT_LABPY] = installed_find("lab.py", "kernels/lab.py");
 	/* Every file is checked before the first is written. */
 	for (int i = 0; i < INIT_FILES; i++) {
-		if (i == INIT_LABH && !labh)
+		if (init_for[i] && !copies[i])
 			continue;
 		paths[i] = path_join(dir, init_names[i]);
 		if (init_check(paths[i], force, &replaces[i]) != 0)
@@ -301,9 +305,8 @@ int init_book(const char *dir, int force)
 		goto out;
 	printf("labbook: writing a new book into %s\n", dir);
 	for (int i = 0; i < INIT_FILES; i++)
-		if (paths[i] && init_write(paths[i], texts[i],
-		                           i == INIT_LABH ? labh : NULL,
-		                           replaces[i]) != 0)
+		if (paths[i] && init_write(paths[i], texts[i], copies[i],
+		                           init_for[i], replaces[i]) != 0)
 			goto out;
 	char *word[] = {(char *)dir, NULL};
 	char *cd = argv_join(word);
@@ -312,9 +315,10 @@ int init_book(const char *dir, int force)
 	free(cd);
 	rc = 0;
 out:
-	for (int i = 0; i < INIT_FILES; i++)
+	for (int i = 0; i < INIT_FILES; i++) {
 		free(paths[i]);
+		free(copies[i]);
+	}
 	free(held);
-	free(labh);
 	return rc;
 }

@@ -2,9 +2,9 @@
  * init.h - a new book, and the files an installed labbook brings along.
  *
  * An installed labbook lives in PREFIX/bin; its page template and
- * stylesheet in PREFIX/share/labbook/templates, and lab.h in
+ * stylesheet in PREFIX/share/labbook/templates, and lab.h and lab.py in
  * PREFIX/share/labbook. Run from a source tree (build/labbook), the same
- * files are the tree's templates/ and kernels/lab.h.
+ * files are the tree's templates/, kernels/lab.h and kernels/lab.py.
  */
 #ifndef LB_INIT_H
 #define LB_INIT_H
@@ -12,8 +12,9 @@
 /*
  * Write a starter book into dir (created if missing): a chapter with an
  * experiment in C that needs no GPU, a chart, an inline value, a claim, a
- * Makefile, and lab.h for CUDA experiments to come. Prints what it wrote,
- * and the command that builds it (the folder quoted for the shell). A
+ * Makefile, and lab.h and lab.py for CUDA and Python experiments to come
+ * (each where labbook finds it). Prints what it wrote, and the command
+ * that builds it (the folder quoted for the shell). A
  * folder that holds anything is refused, naming what is there; with force
  * the book is written beside it, and each file it replaces is named (a
  * folder or other non-file in the way is never replaced). Nothing is

@@ -1,4 +1,4 @@
-# make install puts labbook, its templates and lab.h under PREFIX; the
+# make install puts labbook, its templates, lab.h and lab.py under PREFIX; the
 # installed labbook writes a starter book that builds as it is, with its
 # short Makefile, away from the source tree: a chart and a claim that holds.
 # The labbook under test is installed as it is (-o: never rebuilt here).
@@ -8,6 +8,7 @@ expect_file inst/bin/labbook
 expect_file inst/share/labbook/templates/page.html
 expect_file inst/share/labbook/templates/style.css
 expect_file inst/share/labbook/lab.h
+expect_file inst/share/labbook/lab.py
 
 OUT=$(inst/bin/labbook init mybook 2>&1); RC=$?
 expect_rc 0
@@ -15,6 +16,8 @@ expect_err "mybook/chapters/01-first.md"
 expect_file mybook/Makefile
 expect_file mybook/kernels/sum/sum.c
 expect_file mybook/kernels/lab.h
+expect_file mybook/kernels/lab.py
+expect_err "mybook/kernels/lab.py (for Python experiments)"
 [ -e mybook/templates ] && fail "the book has a templates folder of its own"
 
 OUT=$(make -C mybook LABBOOK="$PWD/inst/bin/labbook" 2>&1); RC=$?
