@@ -19,6 +19,59 @@ fail() {
 	case_failed=1
 }
 
+# A case that cannot run here, for a missing tool, says so through these,
+# never by passing: tests/run reports it "skip" (counted apart from passed
+# and failed) with why, and the Debian packages it needs, every one of them
+# (tools/install-deps PACKAGE... installs them).
+#
+# skip WHY PACKAGE...: the case ends here, skipped (failed, if it already
+# failed).
+# skip_part WHY PACKAGE...: a part of the case does not run; the rest does,
+# and the case ends skipped unless it fails.
+skip() {
+	skip_part "$@"
+	exit "$case_failed"
+}
+skip_part() {
+	local why=$1
+	shift
+	printf '%s\t%s\n' "$why" "$*" >> "$LB_SKIP"
+}
+
+# missing PACKAGE:PROGRAM...: print "no PROGRAM" for each PROGRAM (a command
+# on PATH, or a path) that is not here, and print the list of every PACKAGE
+# after a tab; false when nothing is missing. For need and want.
+missing() {
+	local p prog none='' pkgs=''
+	for p; do
+		prog=${p#*:}
+		case " $pkgs " in *" ${p%%:*} "*) ;; *) pkgs="$pkgs ${p%%:*}" ;; esac
+		case $prog in
+		/*) [ -x "$prog" ] ;;
+		*) command -v "$prog" > /dev/null 2>&1 ;;
+		esac || none="$none, no $prog"
+	done
+	[ -n "$none" ] && printf '%s\t%s\n' "${none#, }" "${pkgs# }"
+}
+
+# need PACKAGE:PROGRAM...: skip the whole case unless every PROGRAM is here.
+# want WHAT PACKAGE:PROGRAM...: false, and WHAT (a part of the case) noted
+# as not run, unless every PROGRAM is here.
+need() {
+	local m
+	m=$(missing "$@") || return 0
+	# shellcheck disable=SC2086
+	skip "${m%%	*}" ${m#*	}
+}
+want() {
+	local what=$1 m
+	shift
+	m=$(missing "$@") || return 0
+	# shellcheck disable=SC2086
+	skip_part "$what not run: ${m%%	*}" ${m#*	}
+	return 1
+}
+
 # Valgrind and the sanitizers exit 99 on an error; tests/run fails the case
 # even where its output was captured and its status not looked at.
 # Valgrind's own words go to a log of their own (fd 9), so that what labbook

@@ -131,9 +131,7 @@ PY
 # lands on it (or on a titled point drawn over it at the same place), on a
 # wide and on a narrow screen.
 chromium=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$chromium" ]; then
-	echo "  $CASE: browser part not run: no chromium" >&2
-else
+if want "the browser part" chromium:"$chromium"; then
 	for width in 1200 390; do
 		# Each circle's centre on the screen is where the layer's transform
 		# puts it over the drawing shown (the narrow one below 36rem), and
