@@ -233,7 +233,8 @@ class _Cuda:
     """Repetitions timed on the GPU, as lab.h's sample() times them.
 
     NOT TESTED IN CI: labbook's tests run on machines without a GPU, so
-    this path is exercised only where CuPy or PyTorch finds a CUDA device.
+    this path is exercised only where CuPy or PyTorch finds a CUDA device
+    (it was run by hand on an H200, with CuPy 14.2 and PyTorch 2.11).
 
     The backend is PyTorch when the program has imported it, else CuPy,
     else whichever of the two imports. Each repetition is bracketed by its
@@ -306,9 +307,11 @@ extern "C" __global__ void lab_gate(volatile int *flag, long long timeout_ns)
             n = max(2 * l2, 8 << 20) // 4
             self.l2buf = cp.zeros(n, dtype=cp.int32)
             import ctypes
+            # Mapped pinned memory: under unified addressing (every 64-bit
+            # platform CuPy runs on) the GPU reads it at the host's address.
             ptr = cp.cuda.runtime.hostAlloc(8, 2)  # cudaHostAllocMapped
             self.flag = (ctypes.c_int * 2).from_address(ptr)
-            self.flag_dev = cp.cuda.runtime.hostGetDevicePointer(ptr, 0)
+            self.flag_dev = ptr
             self.kernel = cp.RawKernel(self._gate_src, "lab_gate")
 
     def event(self):
