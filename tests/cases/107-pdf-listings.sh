@@ -4,10 +4,11 @@
 # volume, book-listings.pdf, under the number the book gives it. Then the
 # shipped book, from the recorded bundle: at most 120 A4 pages, and not one
 # page only a listing (tools/pdf-pages, by the share of monospaced
-# characters). Needs Debian's chromium and poppler-utils.
+# characters), every chart; and both in one pair of faces, DejaVu Sans and
+# DejaVu Sans Mono. Needs Debian's chromium and poppler-utils.
 if type need > /dev/null 2>&1; then
 	need chromium:"${CHROMIUM:-/usr/bin/chromium}" poppler-utils:pdfinfo \
-		poppler-utils:pdftohtml poppler-utils:pdftotext
+		poppler-utils:pdftohtml poppler-utils:pdftotext poppler-utils:pdffonts
 elif [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] || ! command -v pdftohtml > /dev/null; then
 	echo "  $CASE: not run: no chromium or poppler-utils (make pdf installs them)" >&2
 	return 0 2>/dev/null || exit 0
@@ -74,6 +75,10 @@ grep -q 'KERNEL-UNNAMED\|HOST-LAST-LINE\|output line 11$' book.txt &&
 grep -q 'Listing 1.1. Source: kernels/long/long.cu' book.txt ||
 	fail "book.pdf does not number the source's fold"
 grep -q 'Figure 1.1' book.txt || fail "book.pdf lacks the chart"
+# faces PDF: the families of the fonts a PDF embeds, one a line.
+faces() { pdffonts "$1" | awk 'NR > 2 { print $1 }' | sed 's/^[A-Z]*+//; s/-.*//' | sort -u | tr '\n' ' '; }
+[ "$(faces site/book.pdf)" = "DejaVuSans DejaVuSansMono " ] ||
+	fail "book.pdf is set in more than one pairing: $(faces site/book.pdf)"
 pdftotext site/book-listings.pdf listings.txt
 grep -q 'Listing 1.1. Source: kernels/long/long.cu' listings.txt ||
 	fail "the listings volume does not number the source as the book does"
@@ -88,7 +93,7 @@ cp -r "$ROOT/chapters" "$ROOT/kernels" book/
 (cd book && lb build --no-run --results "$ROOT/results/h200" --site site \
 	--templates "$ROOT/templates" --title 'The book' --quiet -j 2 > ../build.log 2>&1) ||
 	fail "the shipped book did not build: $(tail -n 5 build.log)"
-OUT=$("$ROOT/tools/pdf" book/site 2>&1) || fail "tools/pdf failed on the book: $OUT"
+OUT=$("$ROOT/tools/pdf" book/site a4 book 2>&1) || fail "tools/pdf failed on the book: $OUT"
 pages=$(pdfinfo book/site/book.pdf | sed -n 's/^Pages: *//p')
 [ "${pages:-999}" -le 120 ] || fail "the book's PDF has $pages pages, want at most 120"
 sum=$("$ROOT/tools/pdf-pages" --summary book/site/book.pdf)
@@ -97,3 +102,5 @@ figures=$(grep -c '<figure class="chart"' book/site/book.html)
 pdftotext book/site/book.pdf book.txt
 printed=$(grep -o 'Figure [0-9]*\.[0-9]*\.' book.txt | sort -u | wc -l)
 [ "$printed" = "$figures" ] || fail "the book's PDF prints $printed of its $figures charts"
+[ "$(faces book/site/book.pdf)" = "DejaVuSans DejaVuSansMono " ] ||
+	fail "the book's PDF is set in more than one pairing: $(faces book/site/book.pdf)"
