@@ -49,3 +49,30 @@ expect_rc 0
 expect_err "chapters/01-a.md:5: warning: experiment 'pos': the sets '-n=1048576' and '-n=4194304' printed the same output"
 expect_no_err "experiment 'derived'"
 expect_no_err "appears nowhere"
+
+# A program that prints nothing and writes its records itself says nothing
+# in its output of what it was given: no warning.
+mkdir -p kernels/quiet
+cat > kernels/quiet/quiet.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+	long n = argc > 1 && !strncmp(argv[1], "-n=", 3) ? atol(argv[1] + 3) : 0;
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fprintf(f, "{\"got\":%ld}\n", n);
+	fclose(f);
+	return 0;
+}
+C
+cat >> chapters/01-a.md <<'MD'
+
+```{experiment} quiet
+source: kernels/quiet/quiet.c
+sweep: -n=1,2
+```
+MD
+build
+expect_rc 0
+expect_no_err "experiment 'quiet'"
