@@ -275,13 +275,40 @@ static size_t names_block_of(const struct page_ctx *c,
 
 /* The functions of one source that print after block k, in the file's
  * order. */
-static void names_source_html(const struct page_ctx *c, size_t k,
-                              const char *path, struct buf *out)
+/* Source path as page c read it: read and parsed the first time. */
+static const struct excerpt_src *source_of(struct page_ctx *c,
+                                           const char *path)
 {
-	size_t len;
-	char *src = file_read(path, &len);
-	struct excerpt_fn *fns = NULL;
-	size_t n = src ? excerpt_device_fns(src, len, &fns) : 0;
+	for (size_t i = 0; i < c->nsources; i++)
+		if (!strcmp(c->sources[i].path, path))
+			return &c->sources[i];
+	struct excerpt_src *x = ARRAY_PUSH(c->sources, c->nsources);
+	memset(x, 0, sizeof *x);
+	x->path = xstrdup(path);
+	x->src = file_read(path, &x->len);
+	x->n = x->src ? excerpt_device_fns(x->src, x->len, &x->fns) : 0;
+	return x;
+}
+
+void excerpt_sources_free(struct page_ctx *c)
+{
+	for (size_t i = 0; i < c->nsources; i++) {
+		free(c->sources[i].path);
+		free(c->sources[i].src);
+		free(c->sources[i].fns);
+	}
+	free(c->sources);
+	c->sources = NULL;
+	c->nsources = 0;
+}
+
+static void names_source_html(struct page_ctx *c, size_t k, const char *path,
+                              struct buf *out)
+{
+	const struct excerpt_src *x = source_of(c, path);
+	const char *src = x->src;
+	size_t len = x->len, n = x->n;
+	const struct excerpt_fn *fns = x->fns;
 	int any = 0;
 	for (size_t f = 0; f < n; f++) {
 		if (names_block_of(c, &fns[f]) != k)
@@ -303,8 +330,6 @@ static void names_source_html(const struct page_ctx *c, size_t k,
 	}
 	if (any)
 		buf_puts(out, "</div>\n");
-	free(fns);
-	free(src);
 }
 
 void excerpt_names_html(struct page_ctx *c, size_t k, struct buf *out)

@@ -34,6 +34,17 @@ struct excerpt_fn {
 	int kernel;       /* declared __global__ (else __device__) */
 };
 
+/* A source a page's excerpts read: its text and its device functions. */
+struct excerpt_src {
+	char *path;
+	char *src;        /* NULL when it cannot be read */
+	size_t len;
+	struct excerpt_fn *fns;
+	size_t n;
+};
+/* Free the sources page c read (c->sources). */
+void excerpt_sources_free(struct page_ctx *c);
+
 /*
  * The functions of the C, C++ or CUDA source src (len bytes) declared
  * __global__ or __device__ (a variable so declared is not one), at file

@@ -27,6 +27,7 @@
 #include "bundle/results.h"
 
 struct history_site; /* history_page.h */
+struct excerpt_src;  /* excerpt.h */
 struct machine_set; /* machines.h */
 struct onebook;     /* site_book.h */
 struct store;       /* base/store.h */
@@ -96,6 +97,9 @@ struct page_ctx {
 	const char **partial; /* experiments read with malformed records */
 	size_t npartial;
 	struct store *store;  /* where its pieces are kept, or NULL */
+	struct excerpt_src *sources; /* the sources its excerpts read, each
+	                                read and parsed once (excerpt.h) */
+	size_t nsources;
 };
 
 #endif

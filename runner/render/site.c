@@ -16,6 +16,7 @@
 #include "render/book_pages.h"
 #include "render/box.h"
 #include "render/html_close.h"
+#include "render/excerpt.h"
 #include "render/gnuplot.h"
 #include "render/live.h"
 #include "judge/judge.h"
@@ -358,7 +359,8 @@ static void charts_draw(struct site_ctx *s, const int *fresh)
 	for (size_t i = 0; i < s->bk->nchs; i++) {
 		struct chapter *ch = s->bk->chs[i];
 		/* The figure number a chart's key holds: charts before it. */
-		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->store};
+		struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->store,
+		                     NULL, 0};
 		for (size_t k = 0; !fresh[i] && k < ch->ndirs; k++) {
 			const struct directive *d = &ch->dirs[k];
 			if (d->kind != DIR_CHART || d->error)
@@ -390,10 +392,12 @@ static int chapter_update(struct site_ctx *s, size_t i, const char *key,
 	struct chapter *ch = s->bk->chs[i];
 	if (fresh)
 		return 0;
-	struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->store};
+	struct page_ctx c = {s, ch, i, 0, 0, 0, 0, 0, NULL, 0, s->store, NULL,
+	                     0};
 	store_note(s->store, made);
 	int rc = chapter_page(&c);
 	free(c.partial);
+	excerpt_sources_free(&c);
 	*sum = (struct chapter_summary){c.claims, c.claims_failed, c.errors};
 	if (entries) {
 		entries[i] = search_entries(s, i);
