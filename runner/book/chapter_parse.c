@@ -186,9 +186,8 @@ static void code_replace(cmark_node *node)
 	buf_puts(&b, ">");
 	if (highlight_is_c(lang))
 		highlight_c(&b, code ? code : "", len);
-	else
-		buf_put_html(&b, code ? code : "",
-		             len - (len && code[len - 1] == '\n'));
+	else /* as written, its last blank lines too (CommonMark) */
+		buf_put_html(&b, code ? code : "", len);
 	buf_puts(&b, "</code></pre>\n");
 	html_replace(node, b.data);
 	buf_free(&b);

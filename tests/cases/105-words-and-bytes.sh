@@ -60,3 +60,14 @@ long=$(printf '%s\n' "$OUT" | awk 'length > 160' | head -n 1)
 lb compare a b --all --json - 2>/dev/null > cmp.json
 python3 -c 'import json,sys; json.loads(open("cmp.json","rb").read().decode("utf-8"))' ||
 	fail "compare --json is not valid UTF-8 JSON: $(head -c 300 cmp.json)"
+
+# A fenced code block keeps its last blank line, as CommonMark has it.
+mkdir -p cm/chapters
+printf '# C\n\n```\naaa\n\n```\n' > cm/chapters/01-c.md
+(cd cm && "$LABBOOK" build --no-run --results res --site site --templates "$ROOT/templates" --quiet) >/dev/null 2>&1
+python3 - <<'PY' || fail "the code block lost its last blank line: $(grep -A2 '<pre' cm/site/c.html)"
+import re
+html = open("cm/site/c.html").read()
+m = re.search(r'<pre class="code snippet"[^>]*><code>(.*?)</code></pre>', html, re.S)
+assert m and m.group(1) == "aaa\n\n", m and repr(m.group(1))
+PY
