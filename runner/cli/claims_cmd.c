@@ -13,7 +13,6 @@
 #include "base/util.h"
 #include "book/book.h"
 #include "book/chapter.h"
-#include "bundle/compare.h"
 #include "bundle/results.h"
 #include "cli/root.h"
 #include "cli/usage.h"
@@ -250,17 +249,10 @@ int claims_main(int argc, char **argv)
 	book_mark_needs(&bk, b);
 	struct machine_set ms;
 	machines_open(&bk, b, compare, ncompare, &ms);
-	struct bundle **rep = xcalloc(ms.n, sizeof *rep);
-	for (size_t m = 0; m < ms.n; m++)
-		if (compare_repeat_open(ms.b[m]->dir, "", NULL, &rep[m]) != 0)
-			rep[m] = NULL;
 	struct judged_book jb;
-	judge_book(&bk, ms.b, rep, ms.n, NULL, &jb);
+	judge_with_repeats(&bk, ms.b, ms.n, NULL, &jb);
 	int unsound = b->machine ? claims_print(&bk, &jb, ms.b, json) : 0;
 	rc = diag_count() || unsound < 0 || (strict && unsound) ? 1 : 0;
-	for (size_t m = 0; m < ms.n; m++)
-		bundle_free(rep[m]);
-	free(rep);
 	judge_free(&jb);
 	machines_free(&ms);
 	book_free(&bk);

@@ -110,20 +110,6 @@ static int nothing_to_show(const struct book *bk, struct bundle *b)
 	return cuda && !have && !b->machine;
 }
 
-/* Judge bk on every machine of ms, each with its own repeat for noise. */
-static void judge_machines(const struct book *bk, struct machine_set *ms,
-                           struct store *store, struct judged_book *jb)
-{
-	struct bundle **rep = xcalloc(ms->n, sizeof *rep);
-	for (size_t m = 0; m < ms->n; m++)
-		if (compare_repeat_open(ms->b[m]->dir, "", NULL, &rep[m]) != 0)
-			rep[m] = NULL;
-	judge_book(bk, ms->b, rep, ms->n, store, jb);
-	for (size_t m = 0; m < ms->n; m++)
-		bundle_free(rep[m]);
-	free(rep);
-}
-
 static int cmd_build(int argc, char **argv)
 {
 	const char *chapters = "chapters", *results = "results/local",
@@ -297,7 +283,7 @@ static int cmd_build(int argc, char **argv)
 	struct store *store = cache && mkdir_p(site) == 0 ? store_open(cache) : NULL;
 	free(cache);
 	if (!ro.compile_only && !exec_stopping()) {
-		judge_machines(&bk, &ms, store, &jb);
+		judge_with_repeats(&bk, ms.b, ms.n, store, &jb);
 		ms.jb = &jb;
 		if (!hidden)
 			judge_report(&jb, &bk, ms.b, strict);

@@ -18,6 +18,7 @@
 #include "book/expr_tree.h"
 #include "book/format.h"
 #include "bundle/ccfacts.h"
+#include "bundle/compare.h"
 
 /* The first experiment tree x reads that b has no results of (of its
  * current source), or "machine" when it reads machine.json and b has
@@ -426,6 +427,19 @@ void judge_book(const struct book *bk, struct bundle *const *bs,
 		free(jbd[m].ids);
 	}
 	free(jbd);
+}
+
+void judge_with_repeats(const struct book *bk, struct bundle *const *bs,
+                        size_t nb, struct store *store, struct judged_book *jb)
+{
+	struct bundle **rep = xcalloc(nb ? nb : 1, sizeof *rep);
+	for (size_t m = 0; m < nb; m++)
+		if (compare_repeat_open(bs[m]->dir, "", NULL, &rep[m]) != 0)
+			rep[m] = NULL;
+	judge_book(bk, bs, rep, nb, store, jb);
+	for (size_t m = 0; m < nb; m++)
+		bundle_free(rep[m]);
+	free(rep);
 }
 
 const struct verdict *judge_get(const struct judged_book *jb, size_t c,

@@ -137,6 +137,10 @@ struct store;
 void judge_book(const struct book *bk, struct bundle *const *bs,
                 struct bundle *const *repeats, size_t nb, struct store *store,
                 struct judged_book *jb);
+/* judge_book with each bundle's own repeat (compare_repeat_open: DIR
+ * beside DIR-repeat), opened and closed here. */
+void judge_with_repeats(const struct book *bk, struct bundle *const *bs,
+                        size_t nb, struct store *store, struct judged_book *jb);
 void judge_free(struct judged_book *jb);
 
 /* The options of directive di of chapter c on bundle m, one per option
