@@ -24,6 +24,48 @@ static double run_estimate(struct bundle *b, const struct exper *e)
 	return cJSON_IsNumber(s) ? s->valuedouble : 60;
 }
 
+/*
+ * Worker w, a forked copy of labbook: runs the experiments of list (n of
+ * them) that owner gives it, on its GPU, and writes each one's state to
+ * out. It frees what it was handed (owner) before it exits: a forked
+ * process checked by valgrind is checked at its exit too, and so is each
+ * run's keeper forked from it, whose status stands for the program's.
+ */
+static void worker_main(int w, struct exper **list, size_t n, int *owner,
+                        int out, struct bundle *b, const struct run_opts *o,
+                        const struct toolchain *tc, double t0, pid_t parent)
+{
+	/* A worker stops its runs, as when asked to, once labbook dies. */
+	if (exec_die_with_parent(parent, SIGTERM) != 0)
+		_exit(1);
+	exec_forked();
+	char dev[16];
+	snprintf(dev, sizeof dev, "%d", w);
+	setenv("CUDA_VISIBLE_DEVICES",
+	       (size_t)w < tc->ndevs ? tc->devs[w].dev : dev, 1);
+	struct exper **mine = NULL;
+	size_t nmine = 0;
+	for (size_t i = 0; i < n; i++)
+		if (owner[i] == w)
+			*ARRAY_PUSH(mine, nmine) = list[i];
+	job_run_rounds(mine, nmine, b, o, tc, t0, w);
+	free(mine);
+	for (size_t i = 0; i < n; i++) {
+		struct exper *e = list[i];
+		if (owner[i] != w)
+			continue;
+		char *why = xstrdup(e->why ? e->why : "");
+		for (char *c = why; *c; c++)
+			if (*c == '\n' || *c == '\t')
+				*c = ' ';
+		dprintf(out, "%zu\t%d\t%.6f\t%s\n", i, (int)e->state,
+		        e->seconds, why);
+		free(why);
+	}
+	free(owner);
+	_exit(0);
+}
+
 void workers_run(struct exper **list, size_t n, int workers, struct bundle *b,
                  const struct run_opts *o, const struct toolchain *tc, double t0)
 {
@@ -64,35 +106,12 @@ void workers_run(struct exper **list, size_t n, int workers, struct bundle *b,
 		}
 		if (pids[w] > 0)
 			continue;
-		/* A worker stops its runs, as when asked to, once labbook dies. */
-		if (exec_die_with_parent(parent, SIGTERM) != 0)
-			_exit(1);
-		exec_forked();
+		free(pids);
+		free(load);
+		free(taken);
+		free(est);
 		close(fds[0]);
-		char dev[16];
-		snprintf(dev, sizeof dev, "%d", w);
-		setenv("CUDA_VISIBLE_DEVICES",
-		       (size_t)w < tc->ndevs ? tc->devs[w].dev : dev, 1);
-		struct exper **mine = NULL;
-		size_t nmine = 0;
-		for (size_t i = 0; i < n; i++)
-			if (owner[i] == w)
-				*ARRAY_PUSH(mine, nmine) = list[i];
-		job_run_rounds(mine, nmine, b, o, tc, t0, w);
-		free(mine);
-		for (size_t i = 0; i < n; i++) {
-			struct exper *e = list[i];
-			if (owner[i] != w)
-				continue;
-			char *why = xstrdup(e->why ? e->why : "");
-			for (char *c = why; *c; c++)
-				if (*c == '\n' || *c == '\t')
-					*c = ' ';
-			dprintf(fds[1], "%zu\t%d\t%.6f\t%s\n", i, (int)e->state,
-			        e->seconds, why);
-			free(why);
-		}
-		_exit(0);
+		worker_main(w, list, n, owner, fds[1], b, o, tc, t0, parent);
 	}
 	close(fds[1]);
 	struct buf msgs = BUF_INIT;
