@@ -496,12 +496,12 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 			*ARRAY_PUSH(todo, ntodo) = &bk->exps[i];
 	int cuda = 0;
 	for (size_t i = 0; i < ntodo; i++)
-		cuda |= todo[i]->cuda;
+		cuda |= command_on_gpu(todo[i], &tc);
 	/* GPU results go only into a bundle of this machine's. */
 	if (cuda && !o->compile_only && tc.gpu && machine_check(b, &tc) != 0) {
 		size_t k = 0;
 		for (size_t i = 0; i < ntodo; i++)
-			if (todo[i]->cuda)
+			if (command_on_gpu(todo[i], &tc))
 				exper_fail(todo[i], xstrdup("the bundle was measured on "
 				                            "another GPU"));
 			else
@@ -528,7 +528,7 @@ int book_run(struct book *bk, struct bundle *b, const struct run_opts *o)
 					*ARRAY_PUSH(whole, nwhole) = todo[i];
 				else
 					*ARRAY_PUSH(list, n) = todo[i];
-				gpu_work |= todo[i]->cuda;
+				gpu_work |= command_on_gpu(todo[i], &tc);
 			}
 		int several = workers > 1 && n > 1;
 		/* machine.json describes the card these results came from. */

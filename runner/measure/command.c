@@ -45,6 +45,11 @@ int command_is_python(const struct exper *e)
 	       !strcmp(path_ext(e->source), ".py");
 }
 
+int command_on_gpu(const struct exper *e, const struct toolchain *tc)
+{
+	return e->cuda || (tc && tc->gpu && (e->run || command_is_python(e)));
+}
+
 char *command_prog(const struct exper *e)
 {
 	if (!e->run)

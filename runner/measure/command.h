@@ -44,6 +44,11 @@ char *command_prog(const struct exper *e);
  * makes build/exp/<id> a launcher that runs it under python3 ($PYTHON
  * where set; command_python names it). */
 int command_is_python(const struct exper *e);
+/* 1 if e may use the machine's GPU: a CUDA source always; a Python program
+ * or a run: command wherever the machine has one (it cannot be told from
+ * outside whether it does). Its key then names the GPU, its meta the card
+ * it ran on, and its results go only into this GPU's bundle. */
+int command_on_gpu(const struct exper *e, const struct toolchain *tc);
 const char *command_python(void);
 /* Is e->sources[i] the first of e's sources with its path (the one that
  * is compiled)? */

@@ -153,7 +153,7 @@ static void job_init(struct job *j, struct exper *e, struct bundle *b,
 	size_t nvars = 0;
 	memset(j, 0, sizeof *j);
 	j->e = e;
-	j->uuid = e->cuda ? uuid : NULL;
+	j->uuid = command_on_gpu(e, tc) ? uuid : NULL;
 	if (gpu >= 0)
 		snprintf(j->who, sizeof j->who, "GPU %d: ", gpu);
 	if (gpu == JOB_ALL_GPUS) {

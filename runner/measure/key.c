@@ -366,7 +366,7 @@ void key_compute(struct exper *e, const struct toolchain *tc, char **inputs,
 	             : e->cuda ? tc->nvcc_version
 	             : command_is_python(e) ? key_python_version()
 	                                    : tc->cc_version);
-	key_add_part(h, parts, "gpu", e->cuda ? tc->gpu_id : NULL);
+	key_add_part(h, parts, "gpu", command_on_gpu(e, tc) ? tc->gpu_id : NULL);
 	/* Only then, so that the keys of the others stay as they were. */
 	if (e->all_gpus)
 		key_add_part(h, parts, "gpus", tc->all_id);

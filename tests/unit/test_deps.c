@@ -5,7 +5,10 @@
 
 #include "base/exec.h"
 #include "base/util.h"
+#include "book/book.h"
+#include "book/directive.h"
 #include "measure/key.h"
+#include "measure/toolchain.h"
 #include "test.h"
 
 /* The words of text joined by '|', for one comparison. */
@@ -122,7 +125,46 @@ TEST(test_deps_fixtures)
 	}
 }
 
+/* A program that may use the GPU (CUDA, Python, a run: command) has a key
+ * that names the machine's GPU, so its results are not taken for another
+ * card's; a C program's key does not, and none does on a machine with no
+ * GPU. */
+static void test_key_names_gpu(void)
+{
+	struct directive d = {0};
+	struct toolchain tc = {0};
+	tc.cc_version = "cc 1";
+	tc.nvcc_version = "nvcc 1";
+	struct exper py = {0}, run = {0}, c = {0};
+	py.id = "py", py.source = "k/p.py", py.dir = &d, py.runs = 1;
+	run.id = "r", run.run = "julia k/x.jl", run.dir = &d, run.runs = 1;
+	c.id = "c", c.source = "k/c.c", c.dir = &d, c.runs = 1;
+	struct exper *all[] = {&py, &run, &c};
+	char before[3][33];
+	for (size_t i = 0; i < 3; i++) {
+		key_compute(all[i], &tc, NULL, 0);
+		memcpy(before[i], all[i]->key, 33);
+	}
+	tc.gpu = 1;
+	tc.gpu_id = "NVIDIA H200;GPU-1;580.1;";
+	for (size_t i = 0; i < 3; i++) {
+		key_compute(all[i], &tc, NULL, 0);
+		const char *gpu = cJSON_GetStringValue(
+		    cJSON_GetObjectItem(all[i]->key_parts, "gpu"));
+		CHECK_STR(gpu, i < 2 ? tc.gpu_id : "");
+		CHECK((strcmp(before[i], all[i]->key) != 0) == (i < 2));
+	}
+	char one[33];
+	memcpy(one, py.key, 33);
+	tc.gpu_id = "NVIDIA H200;GPU-2;580.1;";
+	key_compute(&py, &tc, NULL, 0);
+	CHECK(strcmp(one, py.key) != 0);
+	for (size_t i = 0; i < 3; i++)
+		cJSON_Delete(all[i]->key_parts);
+}
+
 TEST_MAIN({
+	RUN(test_key_names_gpu);
 	RUN(test_deps_gcc_clang);
 	RUN(test_deps_nvcc);
 	RUN(test_deps_corners);
