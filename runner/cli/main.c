@@ -25,6 +25,7 @@
 #include "base/exec.h"
 #include "base/store.h"
 #include "judge/judge.h"
+#include "judge/view.h"
 #include "render/machines.h"
 #include "book/expr.h"
 #include "book/format.h"
@@ -108,6 +109,19 @@ static int nothing_to_show(const struct book *bk, struct bundle *b)
 			have += bundle_get_meta(b, bk->exps[i].id)->meta != NULL;
 		}
 	return cuda && !have && !b->machine;
+}
+
+/* What the pages show of each bundle of ms and of its repeats, gathered
+ * before the site is made (judge/view.h); machines_free frees them. */
+static void machines_views(const struct book *bk, struct machine_set *ms)
+{
+	ms->views = xcalloc(ms->n, sizeof *ms->views);
+	ms->repeat_views = xcalloc(ms->n, sizeof *ms->repeat_views);
+	for (size_t m = 0; m < ms->n; m++) {
+		ms->views[m] = view_make(bk, ms->b[m]);
+		if (ms->repeat[m])
+			ms->repeat_views[m] = view_make(bk, ms->repeat[m]);
+	}
 }
 
 static int cmd_build(int argc, char **argv)
@@ -297,6 +311,7 @@ static int cmd_build(int argc, char **argv)
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct history_site *hist = history ? history_site_open(history) : NULL;
+		machines_views(&bk, &ms);
 		struct site_opts so = {site, templates ? templates : found, title,
 		                       bk.gpu, &ms, live, strict, links, nlinks,
 		                       store, hist, lead};

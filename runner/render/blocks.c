@@ -48,18 +48,14 @@ static void gpu_html(struct buf *out, const struct bundle *b, const char *uuid)
 
 /* ---- experiments ------------------------------------------------------------- */
 
-void state_html(struct buf *out, const struct bundle *b,
-                const struct result_meta *m)
+void state_html(struct buf *out, const struct exp_view *x)
 {
-	enum result_state s = m->state;
-	buf_printf(out, "<span class=\"state %s\">%s</span>",
-	           result_state_class(s), result_state_name(s));
-	if (s == RESULT_ELSEWHERE) {
-		char *where = result_state_machine(b, m->host);
+	buf_printf(out, "<span class=\"state %s\">%s</span>", x->state_class,
+	           x->state_name);
+	if (x->where) {
 		buf_puts(out, " <span class=\"state-machine\">(");
-		buf_puts_html(out, where);
+		buf_puts_html(out, x->where);
 		buf_puts(out, ")</span>");
-		free(where);
 	}
 }
 
@@ -122,25 +118,6 @@ static void records_table(struct buf *out, const struct exp_result *r,
 	free(cols);
 }
 
-/*
- * What the page says of an experiment's state comes from the bundle (its
- * meta.json and error.json, result_state_decide); this build adds only what
- * it found checking the experiment: its current source key, and a failure.
- */
-void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
-                   struct result_meta *m)
-{
-	results_meta_load(b, id, e && e->source_ok ? e->source_key : NULL, m);
-	/* This build's own words, where it failed it. */
-	if (e && e->state == ST_FAILED) {
-		m->failed = 1;
-		if (e->why || !m->why) {
-			free(m->why);
-			m->why = xstrdup(e->why ? e->why : "failed");
-		}
-	}
-}
-
 /* A program's output, open; on paper its first lines when it is long. */
 static void output_html(struct buf *out, const char *s, size_t len)
 {
@@ -171,28 +148,28 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 {
 	const struct exper *e = book_find(c->s->bk, d->id);
 	struct exp_result *r = bundle_get(c->s->b, d->id);
-	struct result_meta m;
-	exp_meta_read(c->s->b, e, d->id, &m);
+	const struct exp_view *x = view_find(c->s->v, d->id);
+	const struct result_meta *m = &x->meta;
 	buf_printf(out, "<section class=\"experiment\" id=\"exp-%s\" "
 	           "aria-label=\"experiment %s\">\n", d->id, d->id);
 	buf_printf(out, "<div class=\"exp-head\"><span class=\"exp-id\">"
 	           "experiment <strong>%s</strong></span>", d->id);
 	/* One item of the head, which spreads its items apart. */
-	if (m.state != RESULT_NONE) {
+	if (m->state != RESULT_NONE) {
 		buf_puts(out, " <span>");
-		state_html(out, c->s->b, &m);
+		state_html(out, x);
 		buf_puts(out, "</span>");
 	}
 	buf_puts(out, "</div>\n");
 	int need = data_needs(c, d->id, "experiment", out);
 	if (need) {
 		/* Its source and command stay: what it would run. */
-	} else if (m.failed) {
-		char *msg = xasprintf("(%s, %s:%d).%s", m.why ? m.why : "failed",
+	} else if (m->failed) {
+		char *msg = xasprintf("(%s, %s:%d).%s", m->why ? m->why : "failed",
 		                      c->ch->path, d->line,
 		                      r->meta ? " The results below are from the last "
 		                                "good run." : "");
-		error_box(out, "This experiment failed", msg, m.failed_output);
+		error_box(out, "This experiment failed", msg, m->failed_output);
 		free(msg);
 		c->errors++;
 	} else if (e && e->why) {
@@ -231,9 +208,9 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	}
 	/* The commands of the recorded run; before any, those this build
 	 * would run. */
-	const char *compile = *m.compile_cmd ? m.compile_cmd
+	const char *compile = *m->compile_cmd ? m->compile_cmd
 	                    : e && e->compile_cmd ? e->compile_cmd : "";
-	const char *run = *m.run_cmd ? m.run_cmd : e && e->run_cmd ? e->run_cmd : "";
+	const char *run = *m->run_cmd ? m->run_cmd : e && e->run_cmd ? e->run_cmd : "";
 	if (shows(d, "command") && (e || *compile || *run)) {
 		buf_puts(out, "<div class=\"command\"><p><span class=\"prompt\">$</span> "
 		              "<code>");
@@ -244,7 +221,6 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	}
 	if (need) {
 		buf_puts(out, "</section>\n");
-		results_meta_free(&m);
 		return;
 	}
 	if (shows(d, "output") && r->out) {
@@ -271,34 +247,33 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "</details>\n");
 	}
 	if (r->meta) {
-		const char *date = m.date ? m.date : machine_str(c->s->b, "date");
+		const char *date = m->date ? m->date : machine_str(c->s->b, "date");
 		buf_puts(out, "<p class=\"provenance\">Ran ");
 		if (date)
 			buf_puts_html(out, date);
-		if (m.gpu_count > 1 && machine_str(c->s->b, "gpu") && e && e->cuda) {
-			buf_printf(out, " on %d × ", m.gpu_count);
+		if (m->gpu_count > 1 && machine_str(c->s->b, "gpu") && e && e->cuda) {
+			buf_printf(out, " on %d × ", m->gpu_count);
 			buf_puts_html(out, machine_str(c->s->b, "gpu"));
 			buf_puts(out, " at once");
 		} else if (machine_str(c->s->b, "gpu") && e && e->cuda) {
-			gpu_html(out, c->s->b, m.gpu_uuid);
-		} else if (m.gpu_count > 1) {
-			buf_printf(out, " with %d GPUs visible", m.gpu_count);
+			gpu_html(out, c->s->b, m->gpu_uuid);
+		} else if (m->gpu_count > 1) {
+			buf_printf(out, " with %d GPUs visible", m->gpu_count);
 		}
-		buf_printf(out, " in %.1f s", m.seconds);
-		if (m.runs > 1)
-			buf_printf(out, " (%d runs)", m.runs);
+		buf_printf(out, " in %.1f s", m->seconds);
+		if (m->runs > 1)
+			buf_printf(out, " (%d runs)", m->runs);
 		buf_puts(out, " · ");
-		state_html(out, c->s->b, &m);
+		state_html(out, x);
 		buf_puts(out, " · bundle <a href=\"provenance.html\">");
 		buf_puts_html(out, c->s->b->dir);
 		buf_puts(out, "</a></p>\n");
-	} else if (!m.failed) {
+	} else if (!m->failed) {
 		buf_puts(out, "<p class=\"note not-measured\">Not measured on this "
 		              "machine: run <code>make site</code> on a machine with "
 		              "a GPU.</p>\n");
 	}
 	buf_puts(out, "</section>\n");
-	results_meta_free(&m);
 }
 
 static void render_sass(struct page_ctx *c, const struct directive *d,
@@ -344,9 +319,8 @@ void block_key(const struct page_ctx *c, const struct directive *d,
 	char *facts = xasprintf("%s %zu %d %zu %s %s %d", c->ch->name, c->index,
 	                        d->kind == DIR_CHART   ? c->figures
 	                        : d->kind == DIR_TABLE ? c->tables : -1,
-	                        n, c->s->b->dir, c->ch->path,
-	                        bundle_cc(c->s->b));
-	keys_block(d, c->s->bk, c->s->b, facts, key);
+	                        n, c->s->v->dir, c->ch->path, c->s->v->cc);
+	keys_block(d, c->s->v, facts, key);
 	free(facts);
 }
 

@@ -9,8 +9,7 @@
 #include "base/buf.h"
 #include "book/book.h"
 #include "book/chapter.h"
-#include "bundle/results.h"
-#include "bundle/state.h"
+#include "judge/view.h"
 #include "render/render.h"
 
 /* Append directive d as HTML. */
@@ -22,17 +21,8 @@ void block_key(const struct page_ctx *c, const struct directive *d,
 /* Will block_html take d from the page's kept pieces (for a chart, with
  * its drawings there)? */
 int block_kept(const struct page_ctx *c, const struct directive *d);
-/*
- * The state of experiment id as the bundle records it (results_meta_load;
- * the caller frees m with results_meta_free), failed too when this build
- * found it could not be built (e, the book's, may be NULL).
- */
-void exp_meta_read(struct bundle *b, const struct exper *e, const char *id,
-                   struct result_meta *m);
-/* The state of an experiment's results in b, in the words every page uses
- * (result_state_name), naming the machine where they were recorded on
- * another. */
-void state_html(struct buf *out, const struct bundle *b,
-                const struct result_meta *m);
+/* The state of an experiment's results, in the words every page uses
+ * (its view's), naming the machine where they were recorded on another. */
+void state_html(struct buf *out, const struct exp_view *x);
 
 #endif

@@ -186,11 +186,11 @@ static void machine_sentences(const struct bundle *b, struct buf *c)
 
 /* The state of a row's results, or of their absence, in the words of the
  * experiment's box. */
-static void state_cell(const struct site_ctx *s, const struct result_meta *m,
-                       struct buf *out)
+static void state_cell(const struct exp_view *x, struct buf *out)
 {
+	const struct result_meta *m = &x->meta;
 	if (m->state != RESULT_NONE)
-		state_html(out, s->b, m);
+		state_html(out, x);
 	else
 		buf_puts(out, "no results");
 	if (m->failed)
@@ -215,15 +215,13 @@ static void experiment_states(const struct site_ctx *s, struct buf *c)
 	            "\"col\">its results</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < bk->nexps; i++) {
 		const struct exper *e = &bk->exps[i];
-		struct result_meta m;
-		exp_meta_read(s->b, e, e->id, &m);
+		const struct exp_view *x = view_find(s->v, e->id);
 		buf_printf(c, "<tr><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
 		           e->ch->href, e->id, e->id);
 		buf_puts_html(c, outline_of(s, e->ch)->title);
 		buf_puts(c, "</td><td>");
-		state_cell(s, &m, c);
+		state_cell(x, c);
 		buf_puts(c, "</td></tr>\n");
-		results_meta_free(&m);
 	}
 	buf_puts(c, "</tbody></table></div>\n");
 }
@@ -300,23 +298,21 @@ int runs_page(const struct site_ctx *s)
 	             "records</th><th scope=\"col\">ran</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
-		struct exp_result *r = bundle_get_meta(s->b, e->id);
-		struct result_meta m;
-		exp_meta_read(s->b, e, e->id, &m);
-		double sec = r->meta ? m.seconds : 0;
-		size_t nrows = bundle_records_count(s->b, e->id);
+		const struct exp_view *x = view_find(s->v, e->id);
+		const struct result_meta *m = &x->meta;
+		double sec = x->has_meta ? m->seconds : 0;
+		size_t nrows = x->count;
 		total += sec;
 		buf_printf(&c, "<tr%s><td><a href=\"%s.html#exp-%s\">%s</a></td><td>",
-		           m.failed ? " class=\"wrong\"" : "",
+		           m->failed ? " class=\"wrong\"" : "",
 		           e->ch->href, e->id, e->id);
 		buf_puts_html(&c, outline_of(s, e->ch)->title);
 		buf_puts(&c, "</td><td>");
-		state_cell(s, &m, &c);
+		state_cell(x, &c);
 		buf_printf(&c, "</td><td>%.1f</td><td>%zu</td><td>", sec, nrows);
-		if (r->meta && m.date)
-			buf_puts_html(&c, m.date);
+		if (x->has_meta && m->date)
+			buf_puts_html(&c, m->date);
 		buf_puts(&c, "</td></tr>\n");
-		results_meta_free(&m);
 	}
 	buf_printf(&c, "</tbody></table></div>\n<p>%zu experiments, %.1f s of "
 	           "measurement in all.</p>\n", bk->nexps, total);

@@ -13,6 +13,7 @@
 #include "book/format.h"
 #include "base/util.h"
 #include "bundle/ccfacts.h"
+#include "judge/view.h"
 
 const char *machine_str(const struct bundle *b, const char *key)
 {
@@ -263,10 +264,11 @@ void field_text(struct buf *out, const cJSON *f)
 int data_needs(struct page_ctx *c, const char *data, const char *what,
                struct buf *out)
 {
-	int need = data ? bundle_needs(c->s->b, data) : 0;
+	const struct exp_view *x = view_find(c->s->v, data);
+	int need = x ? x->needs : 0;
 	if (!need)
 		return 0;
-	int cc = bundle_cc(c->s->b);
+	int cc = c->s->v->cc;
 	char w[48];
 	buf_printf(out, "<p class=\"note not-applicable\">This %s needs compute "
 	           "capability %s", what, cc_need_words(need, w, sizeof w));
@@ -278,7 +280,8 @@ int data_needs(struct page_ctx *c, const char *data, const char *what,
 
 int data_outdated(struct page_ctx *c, const char *data)
 {
-	return bundle_outdated(c->s->b, data);
+	const struct exp_view *x = view_find(c->s->v, data);
+	return x && x->outdated;
 }
 
 int partial_report(struct page_ctx *c, int line, const char *id,

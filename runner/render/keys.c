@@ -1,9 +1,8 @@
 /* keys.c - the key of each thing a build makes (keys.h). */
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "render/keys.h"
-#include "bundle/state.h"
 #include "base/util.h"
 
 struct idset {
@@ -30,34 +29,6 @@ static void refs_add(char *const *reads, size_t n, struct idset *ids)
 		idset_add(ids, reads[i], strlen(reads[i]));
 }
 
-static void exper_state(const struct book *bk, struct bundle *b, const char *id,
-                        struct hasher *h)
-{
-	const struct exper *e = book_find(bk, id);
-	if (!e)
-		return;
-	/* What the bundle does not say: this build's check of it, and the
-	 * state its results are shown in, which other experiments' files and
-	 * this machine decide. Whether this build ran it is not shown. */
-	enum result_state st =
-		result_state_decide(b, id, e->source_ok ? e->source_key : NULL);
-	int facts[4] = {e->state == ST_FAILED, (int)st, e->source_ok, e->cuda};
-	hasher_add(h, facts, sizeof facts);
-	hasher_add_str(h, e->why ? e->why : "");
-	hasher_add_str(h, e->compile_cmd ? e->compile_cmd : "");
-	hasher_add_str(h, e->run_cmd ? e->run_cmd : "");
-	for (size_t k = 0; e->source_ok && k < (e->sources ? e->nsources : 1);
-	     k++) {
-		const char *src = e->sources ? e->sources[k] : e->source;
-		struct stat st;
-		input_note(src);
-		long long t = stat(src, &st) == 0 ? (long long)st.st_mtim.tv_sec
-		                                    * 1000000000LL + st.st_mtim.tv_nsec
-		                                  : -1;
-		hasher_add(h, &t, sizeof t);
-	}
-}
-
 /* The ids a directive names, and those its expressions read. */
 static void directive_refs(const struct directive *d, struct idset *ids)
 {
@@ -72,48 +43,20 @@ static void directive_refs(const struct directive *d, struct idset *ids)
 			refs_add(d->opts[k].reads, d->opts[k].nreads, ids);
 }
 
-/* What experiment id (or "machine") reads in b and this build, as a
- * digest, made once per bundle and id. */
-static struct {
-	struct bundle *b;
-	char *id;
-	char digest[33];
-} *digests;
-static size_t ndigests;
-
-static void id_digest(const struct book *bk, struct bundle *b,
-                      const char *id, struct hasher *out)
+/* What experiment id (or "machine") reads in v and this build: its
+ * digest, made by the judge (view.h). */
+static void id_digest(const struct bundle_view *v, const char *id,
+                      struct hasher *h)
 {
-	for (size_t i = 0; i < ndigests; i++)
-		if (digests[i].b == b && !strcmp(digests[i].id, id)) {
-			hasher_add_str(out, digests[i].digest);
-			return;
-		}
-	struct hasher *h = hasher_new();
-	hasher_add_str(h, id);
-	bundle_stamp(b, id, h);
-	exper_state(bk, b, id, h);
-	digests = xrealloc(digests, (ndigests + 1) * sizeof *digests);
-	digests[ndigests].b = b;
-	digests[ndigests].id = xstrdup(id);
-	hasher_done(h, digests[ndigests].digest);
-	hasher_add_str(out, digests[ndigests++].digest);
+	const struct exp_view *x = view_find(v, id);
+	hasher_add_str(h, x ? x->digest : id);
 }
 
-void keys_clear(void)
-{
-	for (size_t i = 0; i < ndigests; i++)
-		free(digests[i].id);
-	free(digests);
-	digests = NULL;
-	ndigests = 0;
-}
-
-static void ids_digest(const struct book *bk, struct bundle *b,
-                       struct idset *ids, struct hasher *h)
+static void ids_digest(const struct bundle_view *v, struct idset *ids,
+                       struct hasher *h)
 {
 	for (size_t i = 0; i < ids->n; i++) {
-		id_digest(bk, b, ids->v[i], h);
+		id_digest(v, ids->v[i], h);
 		free(ids->v[i]);
 	}
 	free(ids->v);
@@ -121,9 +64,9 @@ static void ids_digest(const struct book *bk, struct bundle *b,
 	ids->n = ids->cap = 0;
 }
 
-void keys_chapter(const struct chapter *ch, const struct book *bk,
-                  struct bundle *b, struct bundle *const *others,
-                  size_t nothers, const char *common, char out[33])
+void keys_chapter(const struct chapter *ch, const struct bundle_view *v,
+                  const struct bundle_view *const *others, size_t nothers,
+                  const char *common, char out[33])
 {
 	struct idset ids = {0};
 	int overlays = 0;
@@ -144,15 +87,14 @@ void keys_chapter(const struct chapter *ch, const struct book *bk,
 	for (size_t k = 0; overlays && k < nothers; k++) {
 		hasher_add_str(h, others[k]->dir);
 		for (size_t i = 0; i < ids.n; i++)
-			id_digest(bk, others[k], ids.v[i], h);
+			id_digest(others[k], ids.v[i], h);
 	}
-	ids_digest(bk, b, &ids, h);
+	ids_digest(v, &ids, h);
 	hasher_done(h, out);
 }
 
-void keys_value(const struct inline_expr *e, const struct book *bk,
-                        struct bundle *b, const char *facts,
-                        char out[33])
+void keys_value(const struct inline_expr *e, const struct bundle_view *v,
+                const char *facts, char out[33])
 {
 	struct idset ids = {0};
 	idset_add(&ids, "machine", strlen("machine"));
@@ -165,13 +107,12 @@ void keys_value(const struct inline_expr *e, const struct book *bk,
 	hasher_add_str(h, e->fmt ? e->fmt : "");
 	hasher_add(h, &e->check, sizeof e->check);
 	hasher_add(h, &e->need_cc, sizeof e->need_cc);
-	ids_digest(bk, b, &ids, h);
+	ids_digest(v, &ids, h);
 	hasher_done(h, out);
 }
 
-void keys_block(const struct directive *d, const struct book *bk,
-                        struct bundle *b, const char *facts,
-                        char out[33])
+void keys_block(const struct directive *d, const struct bundle_view *v,
+                const char *facts, char out[33])
 {
 	struct idset ids = {0};
 	idset_add(&ids, "machine", strlen("machine"));
@@ -187,7 +128,7 @@ void keys_block(const struct directive *d, const struct book *bk,
 		hasher_add_str(h, d->opts[k].key);
 		hasher_add_str(h, d->opts[k].value);
 	}
-	ids_digest(bk, b, &ids, h);
+	ids_digest(v, &ids, h);
 	hasher_done(h, out);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "judge/judge.h"
+#include "judge/view.h"
 #include "base/util.h"
 #include "bundle/ccfacts.h"
 
@@ -77,7 +78,13 @@ void machines_free(struct machine_set *ms)
 			bundle_free(ms->b[i]);
 		bundle_free(ms->repeat[i]);
 		free(ms->names[i]);
+		if (ms->views)
+			view_free(ms->views[i]);
+		if (ms->repeat_views)
+			view_free(ms->repeat_views[i]);
 	}
+	free(ms->views);
+	free(ms->repeat_views);
 	free(ms->b);
 	free(ms->names);
 	free(ms->repeat);

@@ -29,6 +29,7 @@
 #include "bundle/results.h"
 
 struct judged_book;
+struct bundle_view;
 
 struct machine_set {
 	struct bundle **b; /* b[0] is the base, borrowed; the others owned */
@@ -39,6 +40,9 @@ struct machine_set {
 	size_t n;
 	const struct judged_book *jb; /* the verdicts on each (judge.h), set
 	                               * once judged */
+	struct bundle_view **views;        /* views[m]: what the pages show
+	                                    * of b[m] (judge/view.h), owned */
+	struct bundle_view **repeat_views; /* of repeat[m], or NULL; owned */
 };
 
 /*
@@ -47,7 +51,7 @@ struct machine_set {
  * marked outdated (bundle_mark_outdated): no machine is compared, and no
  * claim judged, on numbers from another version of a kernel. Returns 0,
  * or -1 when a folder has no machine.json (reported); ms is usable either
- * way and freed with machines_free.
+ * way and freed with machines_free, which frees the views too.
  */
 int machines_open(const struct book *bk, struct bundle *base,
                   const char *const *dirs, size_t ndirs,

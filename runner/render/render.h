@@ -30,6 +30,7 @@ struct history_site; /* history_page.h */
 struct excerpt_src;  /* excerpt.h */
 struct machine_set; /* machines.h */
 struct onebook;     /* site_book.h */
+struct bundle_view; /* judge/view.h */
 struct store;       /* base/store.h */
 struct xref;        /* xref.h */
 
@@ -77,6 +78,7 @@ struct outline {
 struct site_ctx {
 	struct book *bk;
 	struct bundle *b;
+	const struct bundle_view *v; /* what the pages show of b (judge/view.h) */
 	const struct site_opts *o;
 	struct site_stats *st;
 	const char *tmpl;

@@ -63,7 +63,7 @@ char *search_entries(const struct site_ctx *s, size_t i)
 	const struct outline *ol = &s->outline[i];
 	struct buf out = BUF_INIT, text = BUF_INIT;
 	char *url = xasprintf("%s.html", ch->href);
-	struct text_src src = {s->b, s->o->machines->jb, s->bk, s->store,
+	struct text_src src = {s->v, s->o->machines->jb, s->bk, s->store,
 	                       s->xref, ch};
 	pieces_text_of(&src, ch, &ch->lead, &text);
 	if (text.len)

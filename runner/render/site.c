@@ -492,24 +492,24 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	buf_printf(&common, "%s\n%s\n%s\n%d\n%s\n%s\n%d\n%s", tmpl, o->title,
 	           o->lead ? o->lead : "", o->gpu, b->dir, ban.data, o->live,
 	           o->machines->jb->digest);
-	struct site_ctx s = {bk, b, o, st, tmpl, ban.data, NULL, NULL,
-	                     o->store, NULL};
+	struct site_ctx s = {bk, b, o->machines->views[0], o, st, tmpl, ban.data,
+	                     NULL, NULL, o->store, NULL};
 	size_t n = bk->nchs;
 	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);
 	char (*own)[33] = xcalloc(n ? n : 1, sizeof *own);
 	/* The keys of what each page is made with, kept with it. */
 	struct buf *made = xcalloc(n ? n : 1, sizeof *made);
-	struct bundle **others = NULL;
+	const struct bundle_view **others = NULL;
 	size_t nothers = 0;
 	for (size_t m = 1; o->machines && m < o->machines->n; m++) {
-		*ARRAY_PUSH(others, nothers) = o->machines->b[m];
-		if (o->machines->repeat[m])
-			*ARRAY_PUSH(others, nothers) = o->machines->repeat[m];
+		*ARRAY_PUSH(others, nothers) = o->machines->views[m];
+		if (o->machines->repeat_views[m])
+			*ARRAY_PUSH(others, nothers) = o->machines->repeat_views[m];
 	}
 	for (size_t i = 0; i < n; i++) {
-		keys_chapter(bk->chs[i], bk, b, others, nothers, common.data, own[i]);
+		keys_chapter(bk->chs[i], s.v, others, nothers, common.data, own[i]);
 		if (kept_outline(s.store, own[i], bk->chs[i], &s.outline[i]) != 0) {
-			struct text_src src = {b, o->machines->jb, bk, s.store, NULL,
+			struct text_src src = {s.v, o->machines->jb, bk, s.store, NULL,
 			                       bk->chs[i]};
 			store_note(s.store, &made[i]);
 			outline_make(&src, bk->chs[i], &s.outline[i]);
@@ -522,7 +522,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	s.xref = xref_new(bk, s.outline);
 	/* A title that holds a reference reads as the page shows it. */
 	for (size_t i = 0; i < n; i++) {
-		struct text_src src = {b, o->machines->jb, bk, s.store, s.xref,
+		struct text_src src = {s.v, o->machines->jb, bk, s.store, s.xref,
 		                       bk->chs[i]};
 		outline_resolve(&src, bk->chs[i], &s.outline[i]);
 	}
@@ -582,7 +582,6 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	for (size_t i = 0; i < n; i++)
 		outline_free(&s.outline[i], bk->chs[i]->nsections);
 	free(s.outline);
-	keys_clear();
 	for (size_t i = 0; i < n; i++)
 		buf_free(&made[i]);
 	free(made);

@@ -100,10 +100,10 @@ void value_html(struct page_ctx *c, const struct inline_expr *e,
 		char *facts = xasprintf("%zu %d %zd %zu %d %d %d %d %.17g %.17g %s",
 		                        n, c->s->o->strict,
 		                        n > 1 ? e - c->ch->values : (ptrdiff_t)-1,
-		                        num ? c->index : 0, num, bundle_cc(c->s->b),
+		                        num ? c->index : 0, num, c->s->v->cc,
 		                        (int)v->kind, (int)v->teeth, v->factor,
 		                        v->margin, v->flip ? v->flip : "");
-		keys_value(e, c->s->bk, c->s->b, facts, key);
+		keys_value(e, c->s->v, facts, key);
 		free(facts);
 		struct piece_counts fc;
 		const char *html = piece_get(c->store, key, &len, &fc);
@@ -274,7 +274,7 @@ void value_text(const struct text_src *t, const struct inline_expr *e,
 		return;
 	}
 	if (t->store) {
-		keys_value(e, t->bk, t->b, "text", key);
+		keys_value(e, t->v, "text", key);
 		const char *text = piece_get(t->store, key, &len, &fc);
 		if (text) {
 			buf_put(out, text, len);

@@ -26,12 +26,12 @@ void not_measured_html(struct buf *out, const char *what, const char *why);
  * 9.0". Not an error, and a claim (claim: 1) is not counted: it is
  * marked "check not-applicable". */
 void needs_html(struct buf *out, const char *what, int cc, int claim);
-/* Where plain-text values come from: the bundle, the one cache of
+/* Where plain-text values come from: the bundle's view, the one cache of
  * pieces (NULL: none), whose keys read the book, and what references
  * name (NULL: not known yet; a reference is then its target as written),
  * seen from chapter ch. */
 struct text_src {
-	struct bundle *b;
+	const struct bundle_view *v; /* the bundle's (judge/view.h) */
 	const struct judged_book *jb; /* the verdicts (judge.h) */
 	const struct book *bk;
 	struct store *store;
