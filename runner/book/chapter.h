@@ -172,11 +172,8 @@ void inline_expr_check(struct inline_expr *e, const char *path,
                        const char *const *lines, size_t nlines,
                        const char *src_end, const char *raw);
 
-/* plan.c: of the source lines[0..nlines), the last ending at end: is line
- * (1-based) a fence that closes one of c x len (after a block quote's
- * marks)? Is every line after line blank? */
-int source_fence_closes(const char *const *lines, size_t nlines,
-                        const char *end, int line, char c, int len);
+/* plan.c: of the source lines[0..nlines), the last ending at end: is
+ * every line after line (1-based) blank? */
 int source_rest_blank(const char *const *lines, size_t nlines,
                       const char *end, int line);
 

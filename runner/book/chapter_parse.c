@@ -214,19 +214,25 @@ static void table_replace(struct parse *p, cmark_node *node, cmark_llist *exts)
 
 /* A fence that is never closed runs to the end of the document: say so
  * at the fence. One that its container closes (the end of a block quote
- * or a list item) is closed, as CommonMark has it. */
+ * or a list item) is closed, as CommonMark has it. What ended the block
+ * is read from cmark's own tree, never from the source's look: a closing
+ * fence is the block's last line and none of its text, so an unclosed
+ * block's text reaches its last line ("    ```" indented four spaces is
+ * text, spec example 107). */
 static int fence_unclosed(struct parse *p, cmark_node *node)
 {
 	int len = 0, offset = 0;
 	char c = 0;
 	if (!cmark_node_get_fenced(node, &len, &offset, &c))
 		return 0;
-	int start = p->line_base + cmark_node_get_start_line(node);
-	int end = p->line_base + cmark_node_get_end_line(node);
-	return (end <= start ||
-	        !source_fence_closes(p->lines, p->nlines, p->src + p->len, end, c,
-	                             len)) &&
-	       source_rest_blank(p->lines, p->nlines, p->src + p->len, end);
+	int start = cmark_node_get_start_line(node);
+	int end = cmark_node_get_end_line(node);
+	int lines = 0;
+	for (const char *s = cmark_node_get_literal(node); s && *s; s++)
+		lines += *s == '\n';
+	return lines >= end - start &&
+	       source_rest_blank(p->lines, p->nlines, p->src + p->len,
+	                         p->line_base + end);
 }
 
 /* A directive, or a malformed callout (error: why, reported; taken). */

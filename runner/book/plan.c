@@ -114,39 +114,6 @@ void inline_expr_check(struct inline_expr *e, const char *path,
 	e->parse_err = err;
 }
 
-/* Source line n (1-based) of lines[0..nlines), the last ending at end:
- * its start in *s, its end in *e; 0 when there is no such line. */
-static int source_line(const char *const *lines, size_t nlines,
-                       const char *end, int n, const char **s, const char **e)
-{
-	if (n < 1 || (size_t)n > nlines)
-		return 0;
-	*s = lines[n - 1];
-	*e = (size_t)n < nlines ? lines[n] : end;
-	return 1;
-}
-
-int source_fence_closes(const char *const *lines, size_t nlines,
-                        const char *end, int line, char c, int len)
-{
-	const char *s, *e;
-	if (!source_line(lines, nlines, end, line, &s, &e))
-		return 0;
-	while (s < e && (*s == ' ' || *s == '\t' || *s == '>'))
-		s++;
-	int k = 0;
-	while (s < e && *s == c) {
-		s++;
-		k++;
-	}
-	if (k < len)
-		return 0;
-	for (; s < e; s++)
-		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
-			return 0;
-	return 1;
-}
-
 int source_rest_blank(const char *const *lines, size_t nlines,
                       const char *end, int line)
 {
