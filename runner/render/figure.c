@@ -53,7 +53,7 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 		outdated |= jo[i].outdated;
 	diag_quiet(outdated);
 	int rc = machines_chart(d, c->index, di, c->ch->path, c->s->o->machines,
-	                        c->s->b, c->s->o->dir, &p);
+	                        c->s->b, c->s->o->dir, c->s->memo, &p);
 	diag_quiet(0);
 	c->figures++;
 	buf_printf(out, "<figure class=\"chart\" id=\"fig-%s\">\n", d->id);

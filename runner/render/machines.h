@@ -106,12 +106,13 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
  * spread of its runs, and the points of other machines that
  * machines_judge finds slower or faster than the base ringed; out->note
  * names the machines (and those the chart's data was not measured on) and
- * the ringed points, and out->alt counts them. Returns what plot_render
- * returns.
+ * the ringed points, and out->alt counts them. A chart of the base alone
+ * is taken from memo where plot_prepare made it (plot.h). Returns what
+ * plot_render returns.
  */
 int machines_chart(const struct directive *d, size_t c, size_t di,
                    const char *path, struct machine_set *ms,
                    struct bundle *base, const char *site_dir,
-                   struct plot *out);
+                   struct plot_memo *memo, struct plot *out);
 
 #endif

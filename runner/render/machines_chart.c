@@ -285,12 +285,12 @@ static void overlay_words(const struct machine_set *ms, const size_t *idx,
 int machines_chart(const struct directive *d, size_t c, size_t di,
                    const char *path, struct machine_set *ms,
                    struct bundle *base, const char *site_dir,
-                   struct plot *out)
+                   struct plot_memo *memo, struct plot *out)
 {
 	const char *spec = dir_opt(d, "machines");
 	const struct judged_opt *jo0 = judge_opts(ms->jb, c, di, 0);
 	if (ms->n < 2 || !spec)
-		return plot_render(d, jo0, path, base, site_dir, out);
+		return plot_render(memo, d, jo0, path, base, site_dir, out);
 
 	const char *sf = dir_opt(d, "series"), *data = dir_opt(d, "data");
 	const char *field = sf ? sf : "machine";
@@ -325,7 +325,7 @@ int machines_chart(const struct directive *d, size_t c, size_t di,
 	                          &missing) != 0) {
 		/* The chart of the base alone, which says what is wrong, if
 		 * anything is. */
-		rc = plot_render(d, jo0, path, base, site_dir, out);
+		rc = plot_render(memo, d, jo0, path, base, site_dir, out);
 		goto out;
 	}
 

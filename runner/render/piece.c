@@ -69,15 +69,16 @@ void piece_make(struct page_ctx *c, const char *key,
                              struct buf *out),
                 const void *arg, struct buf *out)
 {
-	/* What the page had counted before, to tell a clean piece. */
+	/* What the page had counted before, to tell a clean piece: every
+	 * problem a piece shows is counted on its page, so a piece is clean
+	 * when its own counts of them are none. */
 	int figures = c->figures, tables = c->tables, claims = c->claims;
 	int failed = c->claims_failed, errors = c->errors;
-	int reported = diag_count() + warn_count();
 	size_t partial = c->npartial, start = out->len;
 	make(c, arg, out);
 	struct piece_counts fc = {c->figures - figures, c->tables - tables,
 	                          c->claims - claims};
 	if (key && c->claims_failed == failed && c->errors == errors &&
-	    c->npartial == partial && diag_count() + warn_count() == reported)
+	    c->npartial == partial)
 		piece_put(c->store, key, out->data + start, out->len - start, &fc);
 }

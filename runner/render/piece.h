@@ -4,9 +4,9 @@
  * (keys.h), and taken back in a later build with what it added to the
  * page's counters.
  *
- * A piece is kept only when it was made without a problem (no error,
- * failed claim, partial value or report): a problem is made, and said,
- * again.
+ * A piece is kept only when it was made without a problem: none of
+ * those it counts on its page (an error, a failed claim, a partial
+ * value). A problem is made, and said, again.
  */
 #ifndef LB_PIECE_H
 #define LB_PIECE_H

@@ -437,25 +437,33 @@ static void chart_ranges(struct chart *c)
 /* ---- charts made and kept --------------------------------------------------- */
 
 /* The charts plot_prepare made, kept for plot_render to take. */
-static struct memo {
-	const struct directive *d;
-	const struct bundle *b;
-	char *site_dir;
-	struct plot p;
-} *memo;
-static size_t nmemo;
+struct plot_memo {
+	struct memo {
+		const struct directive *d;
+		const struct bundle *b;
+		char *site_dir;
+		struct plot p;
+	} *v;
+	size_t n;
+};
+
+struct plot_memo *plot_memo_new(void)
+{
+	return xcalloc(1, sizeof(struct plot_memo));
+}
 
 /* The chart plot_prepare made for d, if one was drawn: 1 (in *out) or 0. */
-static int plot_memo_take(const struct directive *d, const struct bundle *b,
-                          const char *site_dir, struct plot *out)
+static int plot_memo_take(struct plot_memo *memo, const struct directive *d,
+                          const struct bundle *b, const char *site_dir,
+                          struct plot *out)
 {
-	for (size_t i = 0; i < nmemo; i++) {
-		struct memo *m = &memo[i];
+	for (size_t i = 0; memo && i < memo->n; i++) {
+		struct memo *m = &memo->v[i];
 		if (m->d != d || m->b != b || strcmp(m->site_dir, site_dir))
 			continue;
 		*out = m->p;
 		free(m->site_dir);
-		*m = memo[--nmemo];
+		*m = memo->v[--memo->n];
 		/* plot_draw has drawn it since, or failed to: then it is made
 		 * again, and drawn alone, so that gnuplot's words are shown. */
 		if (out->pending) {
@@ -473,25 +481,26 @@ static int plot_memo_take(const struct directive *d, const struct bundle *b,
 	return 0;
 }
 
-void plot_memo_clear(void)
+void plot_memo_free(struct plot_memo *memo)
 {
-	for (size_t i = 0; i < nmemo; i++) {
-		plot_free(&memo[i].p);
-		free(memo[i].site_dir);
+	if (!memo)
+		return;
+	for (size_t i = 0; i < memo->n; i++) {
+		plot_free(&memo->v[i].p);
+		free(memo->v[i].site_dir);
 	}
+	free(memo->v);
 	free(memo);
-	memo = NULL;
-	nmemo = 0;
 }
 
 /* plot_render's chart; deferred (plot_prepare): left for plot_draw to draw. */
-static int plot_make(const struct directive *d, const struct judged_opt *jo,
-                     const char *path, struct bundle *b, const char *site_dir,
-                     int deferred, const struct plot_overlay *ov,
-                     struct plot *out)
+static int plot_make(struct plot_memo *memo, const struct directive *d,
+                     const struct judged_opt *jo, const char *path,
+                     struct bundle *b, const char *site_dir, int deferred,
+                     const struct plot_overlay *ov, struct plot *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!ov && plot_memo_take(d, b, site_dir, out))
+	if (!ov && plot_memo_take(memo, d, b, site_dir, out))
 		return 0;
 	struct chart c = {0};
 	struct buf gp = BUF_INIT, csv = BUF_INIT;
@@ -536,11 +545,11 @@ out:
 	return rc;
 }
 
-int plot_render(const struct directive *d, const struct judged_opt *jo,
-                const char *path, struct bundle *b, const char *site_dir,
-                struct plot *out)
+int plot_render(struct plot_memo *memo, const struct directive *d,
+                const struct judged_opt *jo, const char *path,
+                struct bundle *b, const char *site_dir, struct plot *out)
 {
-	return plot_make(d, jo, path, b, site_dir, 0, NULL, out);
+	return plot_make(memo, d, jo, path, b, site_dir, 0, NULL, out);
 }
 
 int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
@@ -548,22 +557,24 @@ int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
                         const char *site_dir, const struct plot_overlay *ov,
                         struct plot *out)
 {
-	return plot_make(d, jo, path, b, site_dir, 0, ov, out);
+	return plot_make(NULL, d, jo, path, b, site_dir, 0, ov, out);
 }
 
-char *plot_prepare(const struct directive *d, const struct judged_opt *jo,
-                   const char *path, struct bundle *b, const char *site_dir)
+char *plot_prepare(struct plot_memo *memo, const struct directive *d,
+                   const struct judged_opt *jo, const char *path,
+                   struct bundle *b, const char *site_dir)
 {
 	struct plot p;
 	char *name = NULL;
 	diag_quiet(1);
-	int rc = plot_make(d, jo, path, b, site_dir, 1, NULL, &p);
+	int rc = plot_make(NULL, d, jo, path, b, site_dir, 1, NULL, &p);
 	diag_quiet(0);
 	if (rc == 0 && p.pending)
 		name = xasprintf("%s.gp", d->id);
 	/* A chart that failed is made again where its page reports it. */
 	if (rc == 0 && p.svg) {
-		*ARRAY_PUSH(memo, nmemo) = (struct memo){d, b, xstrdup(site_dir), p};
+		*ARRAY_PUSH(memo->v, memo->n) =
+			(struct memo){d, b, xstrdup(site_dir), p};
 	} else {
 		plot_free(&p);
 	}

@@ -34,13 +34,15 @@ struct judged_opt; /* judge.h */
  * judge valued them there (its where: and limits; one per option of d,
  * judge.h), into site_dir/fig, and
  * describe it (out->alt, out->coincide; struct plot is in chart.h) from
- * the same points. Returns 0, or -1 with out->error set (and reported,
+ * the same points, or take it from memo (NULL: none) where plot_prepare
+ * made it. Returns 0, or -1 with out->error set (and reported,
  * here or by the judge) when the directive or its data is wrong. A missing gnuplot is not an
  * error: out->note says so. The caller frees out with plot_free.
  */
-int plot_render(const struct directive *d, const struct judged_opt *jo,
-                const char *path, struct bundle *b, const char *site_dir,
-                struct plot *out);
+struct plot_memo;
+int plot_render(struct plot_memo *memo, const struct directive *d,
+                const struct judged_opt *jo, const char *path,
+                struct bundle *b, const char *site_dir, struct plot *out);
 /* plot_render, with what an overlay of machines adds to each record of
  * b's data (ov, borrowed; chart.h). */
 int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
@@ -55,12 +57,16 @@ void plot_free(struct plot *p);
  * plot_render does, and returns the script's name under site_dir/fig when
  * its SVGs must be drawn (caller frees), else NULL; it reports nothing.
  * plot_draw (gnuplot.h) then draws the named scripts with one gnuplot
- * process. plot_render afterwards takes each chart plot_prepare made (same
+ * process. plot_prepare keeps each chart it made in memo (the site's,
+ * made with plot_memo_new), and plot_render takes it from there (same
  * directive, bundle and folder) rather than making it again, and draws and
- * reports one that is not drawn. plot_memo_clear frees what was not taken.
+ * reports one that is not drawn. plot_memo_free frees the memo and what
+ * was not taken; NULL does nothing.
  */
-char *plot_prepare(const struct directive *d, const struct judged_opt *jo,
-                   const char *path, struct bundle *b, const char *site_dir);
-void plot_memo_clear(void);
+char *plot_prepare(struct plot_memo *memo, const struct directive *d,
+                   const struct judged_opt *jo, const char *path,
+                   struct bundle *b, const char *site_dir);
+struct plot_memo *plot_memo_new(void);
+void plot_memo_free(struct plot_memo *memo);
 
 #endif

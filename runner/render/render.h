@@ -30,6 +30,7 @@ struct history_site; /* history_page.h */
 struct excerpt_src;  /* excerpt.h */
 struct machine_set; /* machines.h */
 struct onebook;     /* site_book.h */
+struct plot_memo;   /* plot.h */
 struct bundle_view; /* judge/view.h */
 struct store;       /* base/store.h */
 struct xref;        /* xref.h */
@@ -87,6 +88,8 @@ struct site_ctx {
 	struct onebook *book;    /* the one-page book (site_book.h) */
 	struct store *store;     /* the one cache (base/store.h) */
 	struct xref *xref;       /* what references name (xref.h) */
+	struct plot_memo *memo;  /* the charts drawn together, for their
+	                            pages to take (plot.h) */
 };
 
 struct page_ctx {

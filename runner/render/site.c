@@ -369,7 +369,8 @@ static void charts_draw(struct site_ctx *s, const int *fresh)
 			c.figures++;
 			if (kept)
 				continue;
-			char *name = plot_prepare(d, judge_opts(s->o->machines->jb, i, k, 0),
+			char *name = plot_prepare(s->memo, d,
+			                          judge_opts(s->o->machines->jb, i, k, 0),
 			                          ch->path, s->b, s->o->dir);
 			if (name)
 				*ARRAY_PUSH(names, n) = name;
@@ -493,7 +494,7 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	           o->lead ? o->lead : "", o->gpu, b->dir, ban.data, o->live,
 	           o->machines->jb->digest);
 	struct site_ctx s = {bk, b, o->machines->views[0], o, st, tmpl, ban.data,
-	                     NULL, NULL, o->store, NULL};
+	                     NULL, NULL, o->store, NULL, plot_memo_new()};
 	size_t n = bk->nchs;
 	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);
 	char (*own)[33] = xcalloc(n ? n : 1, sizeof *own);
@@ -556,7 +557,8 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 		st->claims += sum[i].claims;
 		st->claims_failed += sum[i].failed;
 	}
-	plot_memo_clear();
+	plot_memo_free(s.memo);
+	s.memo = NULL;
 	rc |= index_page(&s, sum, pdf_link);
 	rc |= book_page(&s, key, pdf_link);
 	onebook_free(s.book);

@@ -6,6 +6,7 @@
  * Each column is a field, then optionally a header in double quotes and a
  * printf format. A column whose cells are all numbers is marked "num"
  * (right-aligned, tabular figures). */
+#define _GNU_SOURCE /* qsort_r */
 #include "render/table.h"
 
 #include <stdlib.h>
@@ -86,11 +87,16 @@ static int field_known(const struct exp_result *r, const char *field)
 	return 0;
 }
 
-static const char *sort_field;
-static int sort_desc;
+/* The order of a table's rows: by field, descending or not. */
+struct sort_by {
+	const char *field;
+	int desc;
+};
 
-static int cmp_rows(const void *a, const void *b)
+static int cmp_rows(const void *a, const void *b, void *arg)
 {
+	const struct sort_by *by = arg;
+	const char *sort_field = by->field;
 	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
 	double u, v;
 	int r;
@@ -102,7 +108,7 @@ static int cmp_rows(const void *a, const void *b)
 		r = strcmp(cJSON_IsString(s) ? s->valuestring : "",
 		           cJSON_IsString(t) ? t->valuestring : "");
 	}
-	return sort_desc ? -r : r;
+	return by->desc ? -r : r;
 }
 
 /*
@@ -151,6 +157,7 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	                                         (size_t)(d - c->ch->dirs), 0);
 	int reported = 0;
 	char *sort_copy = NULL;
+	struct sort_by by = {NULL, 0};
 	const char *opt = "columns";
 	/* Its number counts whether or not it can be made, as references
 	 * count it (xref.h). */
@@ -181,7 +188,7 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	if (!msg && sort) {
 		sort_copy = xstrdup(sort);
 		char *sp = strchr(sort_copy, ' ');
-		sort_desc = sp && strstr(sp, "desc");
+		by.desc = sp && strstr(sp, "desc");
 		if (sp)
 			*sp = '\0';
 		if (!field_known(r, sort_copy)) {
@@ -229,8 +236,8 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		goto out;
 	}
 	if (sort && nrows > 1) {
-		sort_field = sort_copy;
-		qsort(rows, nrows, sizeof *rows, cmp_rows);
+		by.field = sort_copy;
+		qsort_r(rows, nrows, sizeof *rows, cmp_rows, &by);
 	}
 	for (size_t k = 0; k < ncols; k++) {
 		cols[k].num = nrows > 0;
