@@ -2,6 +2,7 @@
 #
 #   make site     install missing Debian packages, build the runner, write site/
 #   make test     the test suite (no GPU needed)
+#   make spec     fetch the CommonMark spec examples the suite runs (once)
 #   make docs     the manual (docs/), its examples run, into site/manual/
 #   make bench    build-speed benchmark
 #   make check-loaded  the test suite LOADED_RUNS times on a machine kept busy
@@ -65,9 +66,15 @@ FUZZERS = $(patsubst fuzz_%.c,%,$(notdir $(FUZZ_SRCS)))
 FUZZ_SECONDS ?= 600
 # make check-loaded: how many times the suite runs under load.
 LOADED_RUNS ?= 20
+# make spec: the CommonMark spec examples (case 109), from Debian's source
+# of the cmark-gfm that labbook links, pinned by the sha256 that its .dsc
+# (cmark-gfm_0.29.0.gfm.6-6.dsc) gives; kept in build/spec whatever BUILD is.
+SPEC_DIR    = build/spec
+SPEC_URL    = https://deb.debian.org/debian/pool/main/c/cmark-gfm/cmark-gfm_0.29.0.gfm.6.orig.tar.gz
+SPEC_SHA256 = b17d86164c0822b5db3818780b44cb130ff30e9c6ec6a64f199b6d142684dba0
 
 .PHONY: all site measure test unit regress kernels bench clean deps format install \
-        check-sanitize check-valgrind fuzz fuzz-run check-site cluster gather \
+        spec check-sanitize check-valgrind fuzz fuzz-run check-site cluster gather \
         check-slurm watch pdf check-loaded docs
 
 all: $(LABBOOK)
@@ -182,6 +189,13 @@ $(BUILD)/test/%: tests/unit/%.c $(LIB) | $(BUILD)/test
 
 test: $(LABBOOK) $(TESTS)
 	@LABBOOK=$(abspath $(LABBOOK)) tests/run $(TESTS)
+
+# Without it, case 109 is skipped and says to run make spec.
+spec: $(SPEC_DIR)/spec.txt
+
+$(SPEC_DIR)/spec.txt:
+	@tools/install-deps curl ca-certificates cmark-gfm
+	@tools/fetch-spec $(SPEC_DIR) $(SPEC_URL) $(SPEC_SHA256)
 
 bench: $(LABBOOK)
 	@tools/bench
