@@ -120,6 +120,9 @@ HISTORY = $(if $(filter 2,$(strip $(shell git log -n 2 --format=%h -- \
 # examples (docs/examples/*.c, built with cc) run on every build, so an
 # example that is wrong fails it. Its bundle and binaries stay in
 # docs/build/; the pages go to $(SITE)/manual/, linked with the book.
+# docs/gpu/ is a page of Python GPU programs, recorded on an H200 into
+# docs/gpu/h200 and rendered from it (--no-run), so it reads the same on a
+# machine without a GPU; it reads the book's kernels/, so its root is here.
 MANUAL_LINK = --link 'manual/index.html|The labbook manual'
 # The manual's opening line, its own, not the book's (--lead).
 MANUAL_LEAD = How to write a labbook book, build it, check it and publish \
@@ -131,6 +134,11 @@ docs: $(LABBOOK)
 		--templates $(call quote,$(abspath templates)) --runs 1 -j $(JOBS) \
 		--title 'The labbook manual' --link '../index.html|The book' --strict \
 		--lead $(call quote,$(MANUAL_LEAD))
+	$(LABBOOK) build -C . --chapters docs/gpu --results docs/gpu/h200 --no-run \
+		--site $(call quote,$(abspath $(SITE))/manual/gpu) \
+		--templates $(call quote,$(abspath templates)) --strict --quiet \
+		--title 'A sum from Python, beside CUDA' \
+		--link '../index.html|The labbook manual'
 	@tools/check-docs docs
 
 # The binary finds its templates in $(PREFIX)/share/labbook/templates, and

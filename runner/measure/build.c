@@ -374,8 +374,10 @@ static void exper_commands(struct exper *e, const struct exp_result *r,
 	e->env_words = command_env(e);
 	const char *c = recorded ? meta_str(r->meta, "compile") : NULL;
 	const char *x = recorded ? meta_str(r->meta, "command") : NULL;
-	e->compile_cmd = c ? xstrdup(c) : e->run ? xstrdup(COMMAND_NO_COMPILE)
-	                                         : argv_join(e->compile_argv);
+	e->compile_cmd = c                      ? xstrdup(c)
+	                 : e->run               ? xstrdup(COMMAND_NO_COMPILE)
+	                 : command_is_python(e) ? command_python_text(e)
+	                                        : argv_join(e->compile_argv);
 	e->run_cmd = x ? xstrdup(x) : command_run_text(e);
 }
 

@@ -50,6 +50,12 @@ int command_on_gpu(const struct exper *e, const struct toolchain *tc)
 	return e->cuda || (tc && tc->gpu && (e->run || command_is_python(e)));
 }
 
+char *command_python_text(const struct exper *e)
+{
+	return xasprintf("# %s reads %s and the modules it imports from the "
+	                 "book; nothing is compiled", command_python(), e->source);
+}
+
 char *command_prog(const struct exper *e)
 {
 	if (!e->run)

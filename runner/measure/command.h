@@ -50,6 +50,9 @@ int command_is_python(const struct exper *e);
  * it ran on, and its results go only into this GPU's bundle. */
 int command_on_gpu(const struct exper *e, const struct toolchain *tc);
 const char *command_python(void);
+/* What a Python program's compile is shown as: a comment saying what it
+ * does, not the import scanner's script. Caller frees. */
+char *command_python_text(const struct exper *e);
 /* Is e->sources[i] the first of e's sources with its path (the one that
  * is compiled)? */
 int command_source_first(const struct exper *e, size_t i);

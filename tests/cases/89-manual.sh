@@ -7,6 +7,8 @@
 # the manual opens with its own lead (build --lead).
 cp -r "$ROOT/docs" docs
 rm -rf docs/build docs/.labbook.lock
+# The Python GPU page (docs/gpu/) reads the book's reduction kernel.
+cp -r "$ROOT/kernels" kernels
 cp -r "$ROOT/templates" templates
 mkdir tools && cp "$ROOT/tools/check-docs" tools/
 docs() {
@@ -30,6 +32,12 @@ expect_html manual/values.html '<td>89440</td>'
 expect_html manual/getting-started.html 'holds here'
 expect_no_html manual/getting-started.html 'does not hold'
 expect_file site/manual/fig/sums-ops.svg
+# The Python GPU page renders from its H200 bundle, every claim holding
+# (--strict), and the manual links it.
+expect_file site/manual/gpu/python-reduce.html
+expect_file site/manual/gpu/fig/python-sums.svg
+expect_html manual/gpu/python-reduce.html 'All 3 claims this chapter makes hold'
+expect_html manual/course.html 'href="gpu/python-reduce.html"'
 expect_file site/manual/fig/sums-bars.svg
 expect_html manual/index.html '<a href="../index.html">The book</a>'
 # Its front page opens with its own line (make docs passes --lead), not the

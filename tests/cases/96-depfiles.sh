@@ -165,6 +165,9 @@ for f in kernels/py/py.py kernels/py/helper.py kernels/shared.py; do
 	grep -qxF -- "$f" py.in || fail "py's inputs lack '$f': $(cat py.in)"
 done
 grep -q '"compiler":[[:space:]]*"Python 3' res/py.meta.json || fail "py's key does not name the interpreter"
+# The page shows what its compile does, not the import scanner's script.
+expect_html py.html '# python3 reads kernels/py/py.py and the modules it imports from the book; nothing is compiled'
+expect_no_html py.html 'modulefinder'
 [ -d kernels/py/__pycache__ ] && fail "running it left __pycache__ in the project"
 py1=$(build_of py)
 build --progress
