@@ -10,7 +10,7 @@
 
 #include "base/exec.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 #include "book/sweep.h"
 #include "bundle/capture.h"
 

@@ -12,7 +12,7 @@
 #include "base/buf.h"
 #include "base/exec.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 
 struct opt_spec {
 	const char *key;

@@ -11,7 +11,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 
 /* ---- references ----------------------------------------------------------- */
 

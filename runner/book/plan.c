@@ -8,7 +8,7 @@
 #include "book/chapter.h"
 #include "book/expr.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 
 /* The length of a label at s ("plateau", "ilp-sm"): a letter or '_',
  * then letters, digits, '_' and '-'; 0 when there is none. */

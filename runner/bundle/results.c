@@ -15,7 +15,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 
 /* ---- the index: id -> result, open addressing ------------------------------ */
 

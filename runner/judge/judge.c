@@ -17,7 +17,7 @@
 #include "book/expr.h"
 #include "book/expr_tree.h"
 #include "book/format.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 #include "bundle/compare.h"
 
 /* The first experiment tree x reads that b has no results of (of its

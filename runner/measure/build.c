@@ -28,7 +28,7 @@
 #include "measure/why.h"
 #include "bundle/state.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 #include "measure/workers.h"
 
 #define DEFAULT_RUNS 3 /* processes per experiment (merge.h says why) */

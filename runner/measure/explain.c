@@ -10,7 +10,7 @@
 #include "base/buf.h"
 #include "base/exec.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 #include "bundle/state.h"
 #include "measure/build.h"
 #include "measure/machine.h"

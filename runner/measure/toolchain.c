@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "book/book.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 #include "base/buf.h"
 #include "base/exec.h"
 #include "base/util.h"

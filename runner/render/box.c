@@ -12,7 +12,7 @@
 
 #include "book/format.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 #include "judge/view.h"
 
 const char *machine_str(const struct bundle *b, const char *key)

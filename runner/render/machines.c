@@ -14,7 +14,7 @@
 #include "judge/judge.h"
 #include "judge/view.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 
 /* ---- the set ------------------------------------------------------------------ */
 

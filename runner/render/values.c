@@ -13,7 +13,7 @@
 #include "render/keys.h"
 #include "render/piece.h"
 #include "base/util.h"
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 #include "render/xref.h"
 
 /* The verdict on e, of chapter ch, on the base. */

@@ -1,6 +1,6 @@
 /* ccfacts.c - one table of hardware facts per compute capability
  * (ccfacts.h). */
-#include "bundle/ccfacts.h"
+#include "base/ccfacts.h"
 
 #include <stdlib.h>
 #include <stdio.h>
