@@ -94,14 +94,18 @@ lb() {
 }
 
 # lb_bg ARGS...: start labbook in the background, as lb runs it; its pid
-# is in $BG (a function run with & would give the subshell's).
+# is in $BG (a function run with & would give the subshell's). It starts
+# with a hangup's default handling whatever the suite inherited: under
+# nohup labbook ignores a hangup, as it should, and a case that sends one
+# means the terminal closing.
 lb_bg() {
 	if [ -n "${VALGRIND:-}" ]; then
+		env --default-signal=HUP \
 		valgrind -q --log-fd=9 --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite --show-leak-kinds=definite \
 			--trace-children=no "$LABBOOK" "$@" 9>>"$LB_ERRORS.valgrind" &
 	else
-		"$LABBOOK" "$@" &
+		env --default-signal=HUP "$LABBOOK" "$@" &
 	fi
 	BG=$!
 }
