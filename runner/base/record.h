@@ -1,11 +1,29 @@
 /*
  * record.h - the plain data of an experiment's results as a page shows
- * them: the state of its results and its meta.json and error.json read
- * into one struct. Types only: bundle/state.h reads them from a bundle,
- * judge/view.h hands them to render/, which prints them.
+ * them: its records, output and files' meta as read (struct exp_result),
+ * the state of its results, and its meta.json and error.json read into one
+ * struct. Types only: bundle/results.h and bundle/state.h read them from a
+ * bundle, judge/view.h hands them to render/, which prints them.
  */
 #ifndef LB_RECORD_H
 #define LB_RECORD_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+/* One experiment's files as read (bundle_get, results.h). */
+struct exp_result {
+	char *id;
+	cJSON **rows;  /* the records, owned */
+	size_t nrows;
+	char *error;   /* "FILE:LINE: what is wrong" with the records file, or
+	                * NULL; rows then hold the lines before the bad one */
+	char *out;     /* captured text, or NULL */
+	size_t out_len;
+	cJSON *meta;    /* NULL when never run */
+	cJSON *failure; /* the last failed attempt, or NULL */
+	int have_data;  /* rows, error and out are read (bundle_get) */
+};
 
 /* What the reader is told of an experiment's results (result_state_decide). */
 enum result_state {

@@ -155,17 +155,6 @@ static void compare_report_none(const struct bundle *a, const struct bundle *b,
 	buf_free(&why);
 }
 
-const char *compare_verdict_name(enum compare_verdict v)
-{
-	switch (v) {
-	case COMPARE_SLOWER: return "slower";
-	case COMPARE_FASTER: return "faster";
-	case COMPARE_NOISY: return "too noisy";
-	case COMPARE_WITHIN: break;
-	}
-	return "within noise";
-}
-
 static double field(const cJSON *row, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, key);

@@ -15,36 +15,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/compared.h"
 #include "bundle/results.h"
-
-/* How many times its noise a point must move to be judged different. */
-#define COMPARE_NOISE_TIMES 3.0
-
-struct compare_opts {
-	double max_diff;  /* percent; >= 0: the flat test, points above it
-	                   * fail and the noise is not looked at; < 0: noise */
-	double min_diff;  /* percent; never flag a difference this small */
-	double max_noise; /* percent; noisier points are listed apart */
-	double min_ms;    /* points faster than this are shown but not judged */
-	int all;          /* print every point, not only the notable ones */
-	struct bundle *repeat; /* a repeat of A on its machine, or NULL; borrowed */
-	const char *json;      /* write the verdicts as JSON here ("-": stdout,
-	                        * and the table goes to stderr), or NULL */
-};
-
-enum compare_verdict {
-	COMPARE_WITHIN, /* within noise */
-	COMPARE_SLOWER, /* B is slower beyond noise */
-	COMPARE_FASTER, /* B is faster beyond noise */
-	COMPARE_NOISY,  /* noisier than max_noise: not judged */
-};
-
-/* labbook compare's defaults: the noise test, --min-diff 1%, --max-noise
- * 10%, --min-ms 0.05, no repeat. */
-#define COMPARE_OPTS_INIT {-1, 1.0, 10.0, 0.05, 0, NULL, NULL}
-
-/* "within noise", "slower", "faster", "too noisy". */
-const char *compare_verdict_name(enum compare_verdict v);
 
 /*
  * The noise of a timed record, relative to its median: the larger of its
@@ -74,27 +46,6 @@ double compare_point_noise(struct bundle *b, struct bundle *repeat,
  */
 enum compare_verdict compare_judge(double a_ms, double b_ms, double noise,
                                    const struct compare_opts *o, double *band);
-
-/* One point of B judged against the same point of A. */
-struct compare_point {
-	double a_ms, b_ms; /* the median times */
-	double diff;       /* (b_ms - a_ms) / a_ms */
-	double noise;      /* relative: the largest of A's, B's and the
-	                    * repeat's; -1 under the flat test */
-	double repeat;     /* |A - A's repeat| / A, or 0 */
-	double band;       /* the relative difference it was judged against */
-	enum compare_verdict verdict;
-};
-
-/* What became of a pair of records. */
-enum compare_pair {
-	COMPARE_JUDGED,    /* a verdict */
-	COMPARE_UNTIMED,   /* no median time in one or both */
-	COMPARE_UNMATCHED, /* other parameters */
-	COMPARE_SHORT,     /* under min_ms in one or both: not judged */
-	COMPARE_HOST,      /* host-bound in one or both: not judged */
-	COMPARE_THROTTLED, /* under a lowered clock in one or both: not judged */
-};
 
 /*
  * Record k of experiment id in b judged against record k in a, as

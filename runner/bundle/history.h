@@ -22,35 +22,9 @@
 
 #include <stddef.h>
 
+#include "base/compared.h"
 #include "bundle/compare.h"
 #include "bundle/results.h"
-
-/* One recording: the bundle as a commit left it, or the working tree. */
-struct history_entry {
-	char *commit;  /* the full hash; NULL for the working tree */
-	char *abbrev;  /* the short hash, or "worktree" */
-	char *date;    /* the commit's date (ISO 8601), or the recording's */
-	char *subject; /* the commit message's first line, or "" */
-	int absent;    /* the commit removed the bundle: nothing to read */
-	int same_records; /* its records files are those of the recording
-	                   * before it (the commit changed only meta.json or
-	                   * machine.json) */
-	/* From its machine.json (NULL where it names none): */
-	char *gpu, *card, *driver, *toolkit;
-	char **ids;    /* the experiments with records, sorted, owned */
-	size_t nids;
-	struct history_files *files; /* private: its files' blobs */
-};
-
-struct history {
-	char *dir;     /* the bundle as named */
-	char *path;    /* its path in the repository, or NULL: no git */
-	char *top;     /* the repository's top folder, or NULL */
-	struct history_entry *e; /* oldest first */
-	size_t n;
-	char *note;    /* why there is no history from git, or NULL */
-	struct history_store *store; /* private: the blobs read */
-};
 
 /*
  * Read the history of bundle dir: each commit that changed it, oldest
@@ -71,47 +45,6 @@ void history_free(struct history *h);
 struct bundle *history_bundle(struct history *h, size_t i);
 
 /* ---- judged (history_steps.c) --------------------------------------------- */
-
-/* One timed point over the recordings. */
-struct history_series {
-	char *id;      /* experiment */
-	size_t k;      /* its record's position */
-	char *point;   /* record_params */
-	double *ms;    /* per entry: the median time, or NAN */
-	double *lo, *hi; /* per entry: its spread (quartiles, else runs) */
-	int steps;     /* how many steps it took */
-};
-
-/* A point judged beyond noise between two recordings. */
-struct history_step {
-	size_t from, to;  /* the entries */
-	char *id;
-	size_t k;
-	char *point;
-	struct compare_point p;
-	size_t series;    /* its series in history_judged, or (size_t)-1 */
-	int machine;      /* the card or the driver changed: not a regression */
-	char **changed;   /* what changed for this experiment between the
-	                   * two (NULL-terminated; empty: nothing recorded) */
-};
-
-struct history_judged {
-	struct history_series *series; /* in the order first recorded */
-	size_t nseries;
-	struct history_step *steps;    /* by entry, then experiment, record */
-	size_t nsteps;
-	/* Per entry (index 0 unused): against the present entry before it. */
-	size_t *prev;       /* that entry, or (size_t)-1 */
-	size_t *judged;     /* points judged */
-	size_t *slower, *faster;
-	int *machine;       /* a change of machine */
-	char ***changed;    /* what changed for the bundle as a whole */
-	/* The check: the latest recording against the one before it on the
-	 * same card and driver. */
-	size_t check_to, check_from; /* (size_t)-1: none to check */
-	size_t check_judged, check_slower;
-	char *check_worst; /* "ID POINT +D%" of its largest slowdown, or NULL */
-};
 
 /*
  * Judge every recording of h against the one before it under o (o->repeat

@@ -30,22 +30,11 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "base/record.h"
+
 /* Limits on what an experiment may leave in the bundle. */
 #define RESULTS_OUTPUT_CAP (1u << 20)   /* captured text kept; the rest is counted */
 #define RESULTS_RECORDS_CAP (16u << 20) /* records file; over it the run fails */
-
-struct exp_result {
-	char *id;
-	cJSON **rows;  /* the records, owned */
-	size_t nrows;
-	char *error;   /* "FILE:LINE: what is wrong" with the records file, or
-	                * NULL; rows then hold the lines before the bad one */
-	char *out;     /* captured text, or NULL */
-	size_t out_len;
-	cJSON *meta;    /* NULL when never run */
-	cJSON *failure; /* the last failed attempt, or NULL */
-	int have_data;  /* rows, error and out are read (bundle_get) */
-};
 
 struct bundle {
 	char *dir;

@@ -17,7 +17,7 @@
 #include "cli/root.h"
 #include "cli/usage.h"
 #include "judge/judge.h"
-#include "render/machines.h"
+#include "judge/machine_set.h"
 
 enum { OPT_CHAPTERS = 256, OPT_RESULTS, OPT_COMPARE, OPT_JSON, OPT_STRICT };
 

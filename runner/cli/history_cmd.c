@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "bundle/history.h"
 #include "cli/usage.h"
 
 #define NONE ((size_t)-1)
@@ -326,26 +327,4 @@ int history_main(int argc, char **argv)
 	history_judged_free(&j, h->n);
 	history_free(h);
 	return rc;
-}
-
-struct history_site *history_site_open(const char *dir)
-{
-	struct compare_opts o = COMPARE_OPTS_INIT;
-	struct history_site *hs = xcalloc(1, sizeof *hs);
-	if (history_read(dir, &hs->h) != 0 || history_judge(hs->h, &o, &hs->j) != 0) {
-		history_free(hs->h);
-		free(hs);
-		return NULL;
-	}
-	hs->min_diff = o.min_diff;
-	return hs;
-}
-
-void history_site_free(struct history_site *hs)
-{
-	if (!hs)
-		return;
-	history_judged_free(&hs->j, hs->h->n);
-	history_free(hs->h);
-	free(hs);
 }

@@ -2,13 +2,13 @@
  * history_cmd.h - labbook history: a results bundle over the commits that
  * recorded it (bundle/history.h), each recording judged against the one
  * before as labbook compare judges two bundles; the steps beyond noise
- * and what changed then; --check for CI, --json for tools. And the
- * history that labbook build --history puts on the site.
+ * and what changed then; --check for CI, --json for tools. The history
+ * that labbook build --history puts on the site is judge/history_site.h's.
  */
 #ifndef LB_HISTORY_CMD_H
 #define LB_HISTORY_CMD_H
 
-#include "render/history_page.h"
+#include "judge/history_site.h"
 
 /*
  * Run "labbook history" with its arguments (argv[0] is "history").
@@ -17,13 +17,5 @@
  * command line or a bundle whose history cannot be read.
  */
 int history_main(int argc, char **argv);
-
-/*
- * The history of bundle dir, read and judged with compare's defaults, for
- * the History page (labbook build --history DIR). NULL (reported) when it
- * cannot be read. Free with history_site_free.
- */
-struct history_site *history_site_open(const char *dir);
-void history_site_free(struct history_site *hs);
 
 #endif

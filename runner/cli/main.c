@@ -26,7 +26,7 @@
 #include "base/store.h"
 #include "judge/judge.h"
 #include "judge/view.h"
-#include "render/machines.h"
+#include "judge/machine_set.h"
 #include "book/expr.h"
 #include "book/format.h"
 #include "cli/init.h"
@@ -109,19 +109,6 @@ static int nothing_to_show(const struct book *bk, struct bundle *b)
 			have += bundle_get_meta(b, bk->exps[i].id)->meta != NULL;
 		}
 	return cuda && !have && !b->machine;
-}
-
-/* What the pages show of each bundle of ms and of its repeats, gathered
- * before the site is made (judge/view.h); machines_free frees them. */
-static void machines_views(const struct book *bk, struct machine_set *ms)
-{
-	ms->views = xcalloc(ms->n, sizeof *ms->views);
-	ms->repeat_views = xcalloc(ms->n, sizeof *ms->repeat_views);
-	for (size_t m = 0; m < ms->n; m++) {
-		ms->views[m] = view_make(bk, ms->b[m]);
-		if (ms->repeat[m])
-			ms->repeat_views[m] = view_make(bk, ms->repeat[m]);
-	}
 }
 
 static int cmd_build(int argc, char **argv)
@@ -315,7 +302,7 @@ static int cmd_build(int argc, char **argv)
 		struct site_opts so = {site, templates ? templates : found, title,
 		                       bk.gpu, &ms, live, strict, links, nlinks,
 		                       store, hist, lead};
-		site_rc = site_render(&bk, b, &so, &st);
+		site_rc = site_render(&bk, &so, &st);
 		history_site_free(hist);
 		free(found);
 	}

@@ -8,8 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/buf.h"
 #include "base/inputs.h"
 #include "base/util.h"
+#include "bundle/ptxas.h"
 #include "bundle/results.h"
 #include "bundle/state.h"
 
@@ -117,6 +119,7 @@ struct bundle_view *view_make(const struct book *bk, struct bundle *b)
 		qsort(l.v, l.n, sizeof *l.v, cmp_str);
 	struct bundle_view *v = xcalloc(1, sizeof *v);
 	v->dir = xstrdup(b->dir);
+	v->b = b;
 	v->cc = bundle_cc(b);
 	v->exps = xcalloc(l.n ? l.n : 1, sizeof *v->exps);
 	for (size_t i = 0; i < l.n; i++) {
@@ -151,4 +154,97 @@ const struct exp_view *view_find(const struct bundle_view *v, const char *id)
 {
 	return v && id ? bsearch(id, v->exps, v->nexps, sizeof *v->exps, cmp_view)
 	               : NULL;
+}
+
+const struct exp_result *view_records(const struct bundle_view *v,
+                                      const char *id)
+{
+	return bundle_get(v->b, id);
+}
+
+const struct exp_result *view_ptxas(const struct bundle_view *v,
+                                    const char *id)
+{
+	char *pid = view_ptxas_id(id);
+	const struct exp_result *r = bundle_get(v->b, pid);
+	free(pid);
+	return r;
+}
+
+char *view_ptxas_id(const char *id)
+{
+	return derived_id(id, DERIVED_PTXAS);
+}
+
+char *view_records_path(const struct bundle_view *v, const char *id)
+{
+	return bundle_path(v->b, id, BF_RECORDS);
+}
+
+char *view_machine_path(const struct bundle_view *v)
+{
+	return bundle_machine_path(v->b);
+}
+
+const cJSON *view_machine(const struct bundle_view *v)
+{
+	return v->b->machine;
+}
+
+const char *view_machine_str(const struct bundle_view *v, const char *key)
+{
+	const cJSON *f = machine_field(v->b, key);
+	return cJSON_IsString(f) ? f->valuestring : NULL;
+}
+
+char *view_sass(const struct bundle_view *v, const char *exp,
+                const char *kernel, char **err)
+{
+	char *text = bundle_listing_read(v->b, exp);
+	if (!text) {
+		*err = xasprintf("no SASS recorded for experiment '%s' (it is "
+		                 "captured with cuobjdump when the experiment runs)",
+		                 exp);
+		return NULL;
+	}
+	struct buf names = BUF_INIT;
+	const char *start = NULL, *end = NULL;
+	for (const char *p = strstr(text, "Function : "); p;
+	     p = strstr(p + 1, "Function : ")) {
+		size_t n = strcspn(p + 11, "\n\r");
+		char *mangled = xstrndup(p + 11, n);
+		/* Listings recorded now carry the demangled name on the next line;
+		 * older ones are demangled here, in-process. */
+		const char *next_line = p + 11 + n + (p[11 + n] ? 1 : 0);
+		next_line += strspn(next_line, " \t");
+		char *name;
+		if (str_starts(next_line, SASS_DEMANGLED)) {
+			char *full = str_first_line(next_line + strlen(SASS_DEMANGLED));
+			name = kernel_short_name(full);
+			free(full);
+		} else {
+			name = kernel_name(str_trim(mangled));
+		}
+		buf_printf(&names, "%s%s", names.len ? ", " : "", name);
+		if (!start && !strcmp(name, kernel)) {
+			start = p + 11 + n;
+			const char *next = strstr(start, "Function : ");
+			const char *dots = strstr(start, "\n\t\t..........");
+			end = next ? next : start + strlen(start);
+			if (dots && dots < end)
+				end = dots;
+		}
+		free(name);
+		free(mangled);
+	}
+	char *sass = NULL;
+	if (start)
+		sass = xstrndup(start, (size_t)(end - start));
+	else
+		*err = xasprintf("experiment '%s' has no kernel '%s' in its SASS; "
+		                 "it has: %s", exp, kernel,
+		                 names.len ? names.data : "none");
+	buf_free(&names);
+	free(text);
+	return sass;
 }

@@ -8,12 +8,16 @@
  * records it has, and a digest of its files and state for the keys of
  * what is made from it (render/keys.h).
  *
- * A view is plain data: it reads no file after view_make returns, and it
- * borrows nothing from the bundle. view_free(NULL) does nothing.
+ * The rest of what a page shows of the bundle, its records, captured
+ * output, SASS listings and machine.json, render/ takes from here too
+ * (view_records and those after it): read from the bundle the first time
+ * a page asks, so that a build whose pages are all kept reads none. A view
+ * borrows its bundle, which outlives it. view_free(NULL) does nothing.
  */
 #ifndef LB_VIEW_H
 #define LB_VIEW_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "base/record.h"
@@ -43,6 +47,7 @@ struct bundle_view {
 	int cc;                  /* its card's compute capability, or 0 */
 	struct exp_view *exps;   /* sorted by id */
 	size_t nexps;
+	struct bundle *b;        /* borrowed: what the functions below read */
 };
 
 /*
@@ -54,5 +59,39 @@ void view_free(struct bundle_view *v);
 
 /* The view of id, or NULL when bk names no such id. */
 const struct exp_view *view_find(const struct bundle_view *v, const char *id);
+
+/*
+ * The records, captured output and records file's error of experiment id
+ * (a derived id too) in v's bundle, read on first ask. Never NULL; borrowed
+ * from the bundle.
+ */
+const struct exp_result *view_records(const struct bundle_view *v,
+                                      const char *id);
+/* The records of experiment id's ptxas report; their id is the report's
+ * ("ilp_ptxas"). Never NULL; borrowed. */
+const struct exp_result *view_ptxas(const struct bundle_view *v,
+                                    const char *id);
+
+/* The id of experiment id's ptxas report, "ilp_ptxas". Caller frees. */
+char *view_ptxas_id(const char *id);
+/* The paths of experiment id's records file and of machine.json in v's
+ * bundle, which a site offers as they are. Caller frees. */
+char *view_records_path(const struct bundle_view *v, const char *id);
+char *view_machine_path(const struct bundle_view *v);
+
+/* machine.json, or NULL when there is none. Borrowed. */
+const cJSON *view_machine(const struct bundle_view *v);
+/* A string field of machine.json, or of its "measured" object, or NULL
+ * (borrowed). */
+const char *view_machine_str(const struct bundle_view *v, const char *key);
+
+/*
+ * The SASS of kernel (its short demangled name, "fma_chains<8>") in the
+ * listing of experiment exp: its lines after its "Function :" header, up
+ * to the next kernel's or the listing's end. Caller frees. NULL with *err
+ * (caller frees) when exp has no listing or no such kernel.
+ */
+char *view_sass(const struct bundle_view *v, const char *exp,
+                const char *kernel, char **err);
 
 #endif

@@ -24,12 +24,13 @@
 
 /* " on <GPU>", and which of the bundle's GPUs where several shared the
  * experiments; uuid (may be NULL) is the one an experiment ran on. */
-static void gpu_html(struct buf *out, const struct bundle *b, const char *uuid)
+static void gpu_html(struct buf *out, const struct bundle_view *v,
+                     const char *uuid)
 {
-	const cJSON *all = b->machine ? cJSON_GetObjectItem(b->machine, "gpu_uuids")
-	                              : NULL;
+	const cJSON *m = view_machine(v);
+	const cJSON *all = m ? cJSON_GetObjectItem(m, "gpu_uuids") : NULL;
 	buf_puts(out, " on ");
-	buf_puts_html(out, machine_str(b, "gpu"));
+	buf_puts_html(out, machine_str(v, "gpu"));
 	int k = 0, n = cJSON_GetArraySize(all);
 	for (int i = 0; uuid && i < n && !k; i++) {
 		const char *u = cJSON_GetStringValue(cJSON_GetArrayItem(all, i));
@@ -147,7 +148,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
                               struct buf *out)
 {
 	const struct exper *e = book_find(c->s->bk, d->id);
-	struct exp_result *r = bundle_get(c->s->b, d->id);
+	const struct exp_result *r = view_records(c->s->v, d->id);
 	const struct exp_view *x = view_find(c->s->v, d->id);
 	const struct result_meta *m = &x->meta;
 	buf_printf(out, "<section class=\"experiment\" id=\"exp-%s\" "
@@ -226,18 +227,16 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	if (shows(d, "output") && r->out) {
 		output_html(out, r->out, r->out_len);
 	}
-	char *res_id = derived_id(d->id, DERIVED_PTXAS);
-	struct exp_result *res = bundle_get(c->s->b, res_id);
+	const struct exp_result *res = view_ptxas(c->s->v, d->id);
 	if (res->nrows) {
 		buf_printf(out, "<details class=\"records\"><summary>Registers, "
 		           "shared memory and spills per kernel (ptxas, %zu kernels)"
 		           "</summary>\n<p class=\"files\"><a href=\"data/%s.jsonl\">"
 		           "The ptxas report as JSON lines</a></p>\n", res->nrows,
-		           res_id);
+		           res->id);
 		records_table(out, res, "ptxas report of");
 		buf_puts(out, "</details>\n");
 	}
-	free(res_id);
 	if (r->nrows) {
 		buf_printf(out, "<details class=\"records\"><summary>Records (%zu)"
 		           "</summary>\n<p class=\"files\"><a href=\"data/%s.jsonl\">"
@@ -247,16 +246,16 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "</details>\n");
 	}
 	if (r->meta) {
-		const char *date = m->date ? m->date : machine_str(c->s->b, "date");
+		const char *date = m->date ? m->date : machine_str(c->s->v, "date");
 		buf_puts(out, "<p class=\"provenance\">Ran ");
 		if (date)
 			buf_puts_html(out, date);
-		if (m->gpu_count > 1 && machine_str(c->s->b, "gpu") && e && e->cuda) {
+		if (m->gpu_count > 1 && machine_str(c->s->v, "gpu") && e && e->cuda) {
 			buf_printf(out, " on %d × ", m->gpu_count);
-			buf_puts_html(out, machine_str(c->s->b, "gpu"));
+			buf_puts_html(out, machine_str(c->s->v, "gpu"));
 			buf_puts(out, " at once");
-		} else if (machine_str(c->s->b, "gpu") && e && e->cuda) {
-			gpu_html(out, c->s->b, m->gpu_uuid);
+		} else if (machine_str(c->s->v, "gpu") && e && e->cuda) {
+			gpu_html(out, c->s->v, m->gpu_uuid);
 		} else if (m->gpu_count > 1) {
 			buf_printf(out, " with %d GPUs visible", m->gpu_count);
 		}
@@ -266,7 +265,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, " · ");
 		state_html(out, x);
 		buf_puts(out, " · bundle <a href=\"provenance.html\">");
-		buf_puts_html(out, c->s->b->dir);
+		buf_puts_html(out, c->s->v->dir);
 		buf_puts(out, "</a></p>\n");
 	} else if (!m->failed) {
 		buf_puts(out, "<p class=\"note not-measured\">Not measured on this "
@@ -286,12 +285,12 @@ static void render_sass(struct page_ctx *c, const struct directive *d,
 		buf_puts(out, "</figure>\n");
 		return;
 	}
-	if (listing_sass(out, c->s->b, dir_opt(d, "experiment"), dir_opt(d, "kernel"),
+	if (listing_sass(out, c->s->v, dir_opt(d, "experiment"), dir_opt(d, "kernel"),
 	                 dir_opt(d, "mark"), &err) != 0 &&
 	    data_outdated(c, dir_opt(d, "experiment"))) {
 		buf_puts(out, "<p class=\"note not-measured\">This listing was not "
 		         "recorded on this machine: ");
-		buf_puts_html(out, c->s->b->dir);
+		buf_puts_html(out, c->s->v->dir);
 		buf_puts(out, " holds no build of the experiment's current source.</p>\n");
 		free(err);
 	} else if (err) {

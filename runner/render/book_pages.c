@@ -11,6 +11,7 @@
 
 #include "render/blocks.h"
 #include "render/box.h"
+#include "judge/view.h"
 #include "render/history_page.h"
 #include "render/machines.h"
 #include "render/page.h"
@@ -123,12 +124,12 @@ static void fact_table(const cJSON *obj, const struct fact_view *v,
 }
 
 /* "Measured on an NVIDIA H200 on 2026-11-23, …": the bundle in sentences. */
-static void machine_sentences(const struct bundle *b, struct buf *c)
+static void machine_sentences(const struct bundle_view *b, struct buf *c)
 {
 	const char *gpu = machine_str(b, "gpu"), *date = machine_str(b, "date");
 	const char *cpu = machine_str(b, "cpu"), *host = machine_str(b, "host");
 	const char *os = machine_str(b, "os"), *commit = machine_str(b, "commit");
-	const cJSON *count = cJSON_GetObjectItem(b->machine, "gpu_count");
+	const cJSON *count = cJSON_GetObjectItem(view_machine(b), "gpu_count");
 	buf_puts(c, "<p>The numbers of this site were measured ");
 	if (machine_has_gpu(b)) {
 		buf_puts(c, "on <strong>");
@@ -170,7 +171,7 @@ static void machine_sentences(const struct bundle *b, struct buf *c)
 		buf_puts(c, ".");
 	}
 	if (commit) {
-		const cJSON *dirty = cJSON_GetObjectItem(b->machine, "dirty");
+		const cJSON *dirty = cJSON_GetObjectItem(view_machine(b), "dirty");
 		buf_puts(c, " The book's code was at commit <code>");
 		buf_put_html(c, commit, strlen(commit) > 12 ? 12 : strlen(commit));
 		buf_puts(c, "</code>");
@@ -228,10 +229,11 @@ static void experiment_states(const struct site_ctx *s, struct buf *c)
 
 int provenance_page(const struct site_ctx *s)
 {
-	const struct bundle *b = s->b;
+	const struct bundle_view *b = s->v;
+	const cJSON *machine = view_machine(b);
 	struct buf c = BUF_INIT;
 	buf_puts(&c, "<h1 id=\"provenance\">Where these numbers come from</h1>\n");
-	if (!b->machine) {
+	if (!machine) {
 		buf_puts(&c, "<p>This bundle has no <code>machine.json</code> yet.</p>");
 		experiment_states(s, &c);
 	} else {
@@ -240,9 +242,9 @@ int provenance_page(const struct site_ctx *s)
 			buf_puts(&c, "<h2 id=\"card\">The card</h2>\n<p>As the CUDA "
 			             "runtime reports it, with the limits that follow "
 			             "on paper.</p>\n");
-			fact_table(b->machine, card_facts, "the card", &c);
+			fact_table(machine, card_facts, "the card", &c);
 		}
-		const cJSON *m = cJSON_GetObjectItem(b->machine, "measured");
+		const cJSON *m = cJSON_GetObjectItem(machine, "measured");
 		if (cJSON_IsObject(m)) {
 			buf_puts(&c, "<h2 id=\"measured\">Measured by the book</h2>\n<p>"
 			             "Facts the book's experiments measured on this "
@@ -252,7 +254,7 @@ int provenance_page(const struct site_ctx *s)
 		experiment_states(s, &c);
 		buf_puts(&c, "<h2 id=\"recorded\">Everything recorded</h2>\n<p>The "
 		             "fields of <code>machine.json</code> as written.</p>\n");
-		machine_table(b->machine, "machine.json fields", &c);
+		machine_table(machine, "machine.json fields", &c);
 		if (cJSON_IsObject(m))
 			machine_table(m, "machine.json measured fields", &c);
 	}

@@ -15,15 +15,14 @@
 #include "base/ccfacts.h"
 #include "judge/view.h"
 
-const char *machine_str(const struct bundle *b, const char *key)
+const char *machine_str(const struct bundle_view *v, const char *key)
 {
-	const cJSON *v = machine_field(b, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return view_machine_str(v, key);
 }
 
-int machine_has_gpu(const struct bundle *b)
+int machine_has_gpu(const struct bundle_view *v)
 {
-	const char *gpu = machine_str(b, "gpu");
+	const char *gpu = machine_str(v, "gpu");
 	return gpu && strcmp(gpu, "none") != 0;
 }
 

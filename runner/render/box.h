@@ -10,13 +10,14 @@
 #include <stddef.h>
 
 #include "base/buf.h"
-#include "bundle/results.h"
+#include "base/record.h"
 #include "render/render.h"
 
-/* The string key of b's machine.json, or NULL (borrowed from b). */
-const char *machine_str(const struct bundle *b, const char *key);
-/* Did a GPU measure b (machine.json names one, not "none")? */
-int machine_has_gpu(const struct bundle *b);
+/* The string key of the machine.json of v's bundle, or NULL (borrowed;
+ * view_machine_str). */
+const char *machine_str(const struct bundle_view *v, const char *key);
+/* Did a GPU measure v's bundle (machine.json names one, not "none")? */
+int machine_has_gpu(const struct bundle_view *v);
 /* A box that says what went wrong: title, then msg (or NULL), then a
  * program's text (or NULL) as text_html shows it. */
 /* What to say of a field that experiment r's records lack, as prose says

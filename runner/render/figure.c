@@ -8,6 +8,7 @@
 #include "render/box.h"
 #include "render/chart_svg.h"
 #include "judge/judge.h"
+#include "judge/view.h"
 #include "render/machines.h"
 #include "render/plot.h"
 #include "base/util.h"
@@ -53,7 +54,7 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 		outdated |= jo[i].outdated;
 	diag_quiet(outdated);
 	int rc = machines_chart(d, c->index, di, c->ch->path, c->s->o->machines,
-	                        c->s->b, c->s->o->dir, c->s->memo, &p);
+	                        c->s->v, c->s->o->dir, c->s->memo, &p);
 	diag_quiet(0);
 	c->figures++;
 	buf_printf(out, "<figure class=\"chart\" id=\"fig-%s\">\n", d->id);
@@ -61,7 +62,7 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 	if (rc != 0 && outdated) {
 		buf_puts(out, "<p class=\"note not-measured\">This chart's data were "
 		         "not measured on this machine: ");
-		buf_puts_html(out, c->s->b->dir);
+		buf_puts_html(out, c->s->v->dir);
 		buf_puts(out, " holds no results of the experiment's current "
 		         "source.</p>\n");
 	} else if (rc != 0 || !p.svg) {
@@ -70,7 +71,8 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 			c->errors++;
 	} else if (p.drawn) {
 		const char *data = dir_opt(d, "data");
-		struct exp_result *r = data ? bundle_get(c->s->b, data) : NULL;
+		const struct exp_result *r = data ? view_records(c->s->v, data)
+		                                  : NULL;
 		if (r && r->error) {
 			partial_report(c, d->line, data, r->error);
 			buf_puts(out, "<p class=\"note partial\">This chart stops "
@@ -109,10 +111,10 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 	buf_puts(out, " <span class=\"figmeta\">Records of ");
 	data_link(c, dir_opt(d, "data"), out);
 	buf_puts(out, ", bundle ");
-	buf_puts_html(out, c->s->b->dir);
-	if (machine_has_gpu(c->s->b)) {
+	buf_puts_html(out, c->s->v->dir);
+	if (machine_has_gpu(c->s->v)) {
 		buf_puts(out, " (");
-		buf_puts_html(out, machine_str(c->s->b, "gpu"));
+		buf_puts_html(out, machine_str(c->s->v, "gpu"));
 		buf_puts(out, ")");
 	}
 	buf_puts(out, ".");

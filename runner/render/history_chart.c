@@ -136,7 +136,7 @@ static int machine_marks(const struct chart *c, struct buf *out)
 		size_t e = c->xs[x];
 		if (!hs->j.machine[e] || hs->j.prev[e] == NONE)
 			continue;
-		char **mc = history_machine_change(hs->h, hs->j.prev[e], e);
+		char **mc = history_site_change(hs, hs->j.prev[e], e);
 		int card = mc && !strncmp(mc[0], "card", 4);
 		any = 1;
 		double xm = (px(c, x - 1) + px(c, x)) / 2;

@@ -1,6 +1,6 @@
 /*
  * history_page.h - the History page (history.html): a bundle over the
- * commits that recorded it (bundle/history.h). The recordings, each with
+ * commits that recorded it (judge/history_site.h). The recordings, each with
  * its machine, what changed and how many points moved; the steps, each
  * point judged beyond noise against the recording before it, with its
  * size, band, commit and what changed (those across a change of machine
@@ -14,15 +14,9 @@
 #define LB_HISTORY_PAGE_H
 
 #include "base/buf.h"
-#include "bundle/history.h"
+#include "base/compared.h"
+#include "judge/history_site.h"
 #include "render/render.h"
-
-/* A history read and judged (history_read, history_judge) for the site. */
-struct history_site {
-	struct history *h;
-	struct history_judged j;
-	double min_diff; /* the --min-diff it was judged under, percent */
-};
 
 /* The content of history.html, from s->o->history: HTML appended to out
  * (book_pages.c writes the page). */

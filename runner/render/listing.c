@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bundle/ptxas.h"
 #include "base/util.h"
 #include "render/excerpt.h"
+#include "judge/view.h"
 
 /* Is the instruction on this line one of the marked mnemonics? */
 static int marked(const char *line, size_t n, const char *marks)
@@ -112,55 +112,14 @@ static void sass_excerpt_html(struct buf *out, const struct sass_line *ins,
 	free(keep);
 }
 
-int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
-                 const char *kernel, const char *marks, char **err)
+int listing_sass(struct buf *out, const struct bundle_view *v,
+                 const char *exp, const char *kernel, const char *marks,
+                 char **err)
 {
-	char *text = bundle_listing_read(b, exp);
-	int rc = -1;
-	if (!text) {
-		*err = xasprintf("no SASS recorded for experiment '%s' (it is "
-		                 "captured with cuobjdump when the experiment runs)",
-		                 exp);
-		goto out;
-	}
-	struct buf names = BUF_INIT;
-	const char *start = NULL, *end = NULL;
-	for (const char *p = strstr(text, "Function : "); p;
-	     p = strstr(p + 1, "Function : ")) {
-		size_t n = strcspn(p + 11, "\n\r");
-		char *mangled = xstrndup(p + 11, n);
-		/* Listings recorded now carry the demangled name on the next line;
-		 * older ones are demangled here, in-process. */
-		const char *next_line = p + 11 + n + (p[11 + n] ? 1 : 0);
-		next_line += strspn(next_line, " \t");
-		char *name;
-		if (str_starts(next_line, SASS_DEMANGLED)) {
-			char *full = str_first_line(next_line + strlen(SASS_DEMANGLED));
-			name = kernel_short_name(full);
-			free(full);
-		} else {
-			name = kernel_name(str_trim(mangled));
-		}
-		buf_printf(&names, "%s%s", names.len ? ", " : "", name);
-		if (!start && !strcmp(name, kernel)) {
-			start = p + 11 + n;
-			const char *next = strstr(start, "Function : ");
-			const char *dots = strstr(start, "\n\t\t..........");
-			end = next ? next : start + strlen(start);
-			if (dots && dots < end)
-				end = dots;
-		}
-		free(name);
-		free(mangled);
-	}
-	if (!start) {
-		*err = xasprintf("experiment '%s' has no kernel '%s' in its SASS; "
-		                 "it has: %s", exp, kernel, names.len ? names.data : "none");
-		buf_free(&names);
-		goto out;
-	}
-	buf_free(&names);
-
+	char *text = view_sass(v, exp, kernel, err);
+	if (!text)
+		return -1;
+	const char *start = text, *end = text + strlen(text);
 	struct sass_line *ins = NULL;
 	size_t total = 0, nmarked = 0;
 	for (const char *p = start; p < end;) {
@@ -193,8 +152,6 @@ int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
 	buf_puts(out, "</code></pre></details>\n");
 	sass_excerpt_html(out, ins, total);
 	free(ins);
-	rc = 0;
-out:
 	free(text);
-	return rc;
+	return 0;
 }

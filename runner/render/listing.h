@@ -7,14 +7,16 @@
 #define LB_LISTING_H
 
 #include "base/buf.h"
-#include "bundle/results.h"
+
+struct bundle_view;
 
 /*
  * Append the SASS of kernel (its demangled name, e.g. "fma_chains<8>") of
- * experiment exp in bundle b. marks is a comma-separated list of mnemonics
- * or NULL. Returns 0, or -1 with *err set (caller frees).
+ * experiment exp in v's bundle (view_sass). marks is a comma-separated
+ * list of mnemonics or NULL. Returns 0, or -1 with *err set (caller frees).
  */
-int listing_sass(struct buf *out, const struct bundle *b, const char *exp,
-                 const char *kernel, const char *marks, char **err);
+int listing_sass(struct buf *out, const struct bundle_view *v,
+                 const char *exp, const char *kernel, const char *marks,
+                 char **err);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "judge/judge.h"
+#include "judge/view.h"
 #include "render/machines.h"
 #include "base/util.h"
 
@@ -121,7 +122,7 @@ struct overlay {
 static int run_spread(const cJSON *row, const char *yf, double *lo, double *hi)
 {
 	double y, m, rmin, rmax, ylo, mx;
-	if (!row_number(row, yf, &y) || !row_number(row, RECORD_MEDIAN, &m) ||
+	if (!row_number(row, yf, &y) || !row_number(row, "median_ms", &m) ||
 	    !row_number(row, "run_min_ms", &rmin) ||
 	    !row_number(row, "run_max_ms", &rmax) || !(m > 0) || !(rmin > 0) ||
 	    rmax < rmin)
@@ -200,11 +201,10 @@ static int overlay_records(const struct directive *d, struct machine_set *ms,
 	const char *sf = dir_opt(d, "series");
 	static const struct filter everything = {0};
 	for (size_t k = 0; k < n; k++) {
-		struct bundle *b = ms->b[idx[k]];
 		const char *name = ms->names[idx[k]];
-		struct exp_result *src = bundle_get(b, r->id);
+		const struct exp_result *src = view_records(ms->views[idx[k]], r->id);
 		const struct filter *where = &everything;
-		if (!src->nrows || !machines_measured(b, r->id)) {
+		if (!src->nrows || !machines_measured(ms, idx[k], r->id)) {
 			buf_printf(missing, "%s%s", missing->len ? ", " : "", name);
 			continue;
 		}
@@ -233,8 +233,9 @@ static int overlay_records(const struct directive *d, struct machine_set *ms,
 			*ARRAY_PUSH(r->rows, r->nrows) = row;
 		}
 		buf_printf(drawn, "%s%s", drawn->len ? ", " : "", name);
+		const cJSON *mj = view_machine(ms->views[idx[k]]);
 		const char *gpu = cJSON_GetStringValue(
-		    b->machine ? cJSON_GetObjectItem(b->machine, "gpu") : NULL);
+		    mj ? cJSON_GetObjectItem(mj, "gpu") : NULL);
 		if (gpu && strcmp(gpu, "none"))
 			buf_printf(drawn, " (%s)", gpu);
 	}
@@ -284,7 +285,7 @@ static void overlay_words(const struct machine_set *ms, const size_t *idx,
 
 int machines_chart(const struct directive *d, size_t c, size_t di,
                    const char *path, struct machine_set *ms,
-                   struct bundle *base, const char *site_dir,
+                   const struct bundle_view *base, const char *site_dir,
                    struct plot_memo *memo, struct plot *out)
 {
 	const char *spec = dir_opt(d, "machines");
@@ -301,7 +302,7 @@ int machines_chart(const struct directive *d, size_t c, size_t di,
 	const struct judged_opt **jo = xcalloc(ms->n, sizeof *jo);
 	char **owned = NULL;
 	size_t nowned = 0;
-	struct bundle *all = NULL;
+	struct exp_result all = {0};
 	struct overlay ov = {0};
 	char *mark_title = xasprintf("beyond noise against %s", ms->names[0]);
 	int rc;
@@ -312,16 +313,9 @@ int machines_chart(const struct directive *d, size_t c, size_t di,
 		warn_at(path, dir_opt_line(d, "machines"), "chart '%s': no bundle "
 		        "named %s among the machines compared", d->id, unknown.data);
 
-	/* A second copy of the base, in memory, holds the records of every
-	 * machine drawn in place of the base's own. */
-	all = bundle_open(base->dir);
-	struct exp_result *r = bundle_get(all, data ? data : "");
-	for (size_t i = 0; i < r->nrows; i++)
-		cJSON_Delete(r->rows[i]);
-	free(r->rows);
-	r->rows = NULL;
-	r->nrows = 0;
-	if (!n || overlay_records(d, ms, idx, n, jo, field, r, &ov, &drawn,
+	/* The records of every machine drawn, in place of the base's own. */
+	all.id = (char *)(data ? data : "");
+	if (!n || overlay_records(d, ms, idx, n, jo, field, &all, &ov, &drawn,
 	                          &missing) != 0) {
 		/* The chart of the base alone, which says what is wrong, if
 		 * anything is. */
@@ -349,7 +343,7 @@ int machines_chart(const struct directive *d, size_t c, size_t di,
 	djo = xrealloc(djo, dd.nopts * sizeof *djo);
 	memset(&djo[dd.nopts - 1], 0, sizeof *djo);
 	struct plot_overlay po = {ov.pts, mark_title};
-	rc = plot_render_overlay(&dd, djo, path, all, site_dir, &po, out);
+	rc = plot_render_overlay(&dd, djo, path, base, &all, site_dir, &po, out);
 
 	struct buf note = BUF_INIT;
 	buf_printf(&note, "Machines overlaid: %s.", drawn.len ? drawn.data : "none");
@@ -369,7 +363,9 @@ out:
 	for (size_t i = 0; i < nowned; i++)
 		free(owned[i]);
 	free(owned);
-	bundle_free(all);
+	for (size_t i = 0; i < all.nrows; i++)
+		cJSON_Delete(all.rows[i]);
+	free(all.rows);
 	free(ov.pts);
 	buf_free(&ov.words);
 	free(mark_title);

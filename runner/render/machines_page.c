@@ -8,12 +8,9 @@
 
 #include "book/format.h"
 #include "judge/judge.h"
+#include "judge/view.h"
 #include "render/machines.h"
 #include "base/util.h"
-
-/* Points shorter than this are left out of the speed ratios, as in
- * labbook compare: their timings are mostly launch overhead. */
-#define RATIO_MIN_MS 0.05
 
 static void table_open(struct buf *out, const char *label)
 {
@@ -110,47 +107,12 @@ static void facts_table(const struct book *bk, struct machine_set *ms,
 	buf_puts(out, "</tr>\n</tbody></table></div>\n");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The q-quantile of n sorted values, linearly interpolated. */
 static double quantile(const double *v, size_t n, double q)
 {
 	double pos = q * (double)(n - 1);
 	size_t i = (size_t)pos;
 	return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
-}
-
-/*
- * The speed of b against base on experiment id: over the points both
- * measured (matched as labbook compare matches them: same position, same
- * parameters), the ratios of median times base / b. *n gets their count;
- * the caller frees the sorted array.
- */
-static double *speed_ratios(struct bundle *base, struct bundle *b,
-                            const char *id, size_t *n)
-{
-	struct exp_result *ra = bundle_get(base, id), *rb = bundle_get(b, id);
-	double *v = NULL;
-	*n = 0;
-	size_t rows = ra->nrows < rb->nrows ? ra->nrows : rb->nrows;
-	for (size_t k = 0; k < rows; k++) {
-		const cJSON *x = ra->rows[k], *y = rb->rows[k];
-		double tx, ty;
-		if (!row_number(x, "median_ms", &tx) || !row_number(y, "median_ms", &ty) ||
-		    tx < RATIO_MIN_MS || ty < RATIO_MIN_MS ||
-		    cJSON_IsTrue(cJSON_GetObjectItem(x, "host_bound")) ||
-		    cJSON_IsTrue(cJSON_GetObjectItem(y, "host_bound")) ||
-		    !record_same_point(x, y))
-			continue;
-		*ARRAY_PUSH(v, *n) = tx / ty;
-	}
-	if (*n)
-		qsort(v, *n, sizeof *v, cmp_double);
-	return v;
 }
 
 /* At most this many points judged different are listed per machine;
@@ -177,9 +139,9 @@ static void percent_put(struct buf *out, double rel, int sign)
 static void verdicts(struct machine_set *ms, size_t m, const char *id,
                      size_t count[4], struct buf *rows, size_t *nrows)
 {
-	struct exp_result *ra = bundle_get(ms->b[0], id);
+	size_t npoints = view_records(ms->views[0], id)->nrows;
 	int first = 1;
-	for (size_t k = 0; k < ra->nrows; k++) {
+	for (size_t k = 0; k < npoints; k++) {
 		struct compare_point p;
 		if (machines_judge(ms, m, id, k, &p) != COMPARE_JUDGED)
 			continue;
@@ -188,7 +150,7 @@ static void verdicts(struct machine_set *ms, size_t m, const char *id,
 			continue;
 		if (!rows || (*nrows)++ >= BEYOND_MAX_ROWS)
 			continue;
-		char *params = record_params(ra->rows[k]);
+		char *params = machines_point(ms, id, k);
 		buf_puts(rows, "<tr");
 		if (first)
 			buf_printf(rows, " id=\"beyond-%zu-%s\"", m, id);
@@ -242,14 +204,14 @@ static void speed_table(const struct book *bk, struct machine_set *ms,
 		           "</a></th>", e->ch->href, e->id, e->id);
 		for (size_t m = 0; m < ms->n; m++) {
 			buf_puts(out, "<td>");
-			if (!machines_measured(ms->b[m], e->id)) {
+			if (!machines_measured(ms, m, e->id)) {
 				buf_puts(out, "<em>not measured on ");
 				buf_puts_html(out, ms->names[m]);
 				buf_puts(out, "</em></td>");
 				continue;
 			}
 			size_t n, count[4] = {0}, nrows = 0;
-			double *v = speed_ratios(ms->b[0], ms->b[m], e->id, &n);
+			double *v = machines_speed_ratios(ms, m, e->id, &n);
 			if (!n)
 				buf_puts(out, "no matching timed points");
 			else if (!m)
@@ -293,13 +255,13 @@ static void beyond_lists(const struct book *bk, struct machine_set *ms,
 		free(id);
 		buf_free(&sum);
 		buf_puts(out, "<p>As <code>labbook compare ");
-		buf_puts_html(out, ms->b[0]->dir);
+		buf_puts_html(out, ms->views[0]->dir);
 		buf_puts(out, " ");
-		buf_puts_html(out, ms->b[m]->dir);
+		buf_puts_html(out, ms->views[m]->dir);
 		buf_puts(out, "</code> judges them");
-		if (ms->repeat[m]) {
+		if (ms->repeat_views[m]) {
 			buf_puts(out, ", with the base's repeat <code>");
-			buf_puts_html(out, ms->repeat[m]->dir);
+			buf_puts_html(out, ms->repeat_views[m]->dir);
 			buf_puts(out, "</code>");
 		}
 		buf_printf(out, ": %zu slower, %zu faster beyond noise, %zu within "
@@ -504,12 +466,12 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
 {
 	buf_puts(out, "<h1 id=\"machines\">Machines</h1>\n<p>The book is rendered "
 	              "from the bundle <code>");
-	buf_puts_html(out, ms->b[0]->dir);
+	buf_puts_html(out, ms->views[0]->dir);
 	buf_puts(out, "</code>; this page puts it beside ");
 	for (size_t m = 1; m < ms->n; m++) {
 		buf_puts(out, m == 1 ? "" : m + 1 == ms->n ? " and " : ", ");
 		buf_puts(out, "<code>");
-		buf_puts_html(out, ms->b[m]->dir);
+		buf_puts_html(out, ms->views[m]->dir);
 		buf_puts(out, "</code>");
 	}
 	buf_puts(out, ".</p>\n");
@@ -531,7 +493,7 @@ void machines_page_html(const struct book *bk, struct machine_set *ms,
 	           "they come from. Points are matched by position and "
 	           "parameters, as <code>labbook compare</code> matches them; "
 	           "points under %.2f ms and copies through host memory are left "
-	           "out.</p>\n", RATIO_MIN_MS);
+	           "out.</p>\n", MACHINES_RATIO_MIN_MS);
 	char *sum = xasprintf("The speed of each of %zu experiments", bk->nexps);
 	fold_open(out, NULL, sum);
 	free(sum);

@@ -7,6 +7,7 @@
 
 #include "base/exec.h"
 #include "render/box.h"
+#include "judge/view.h"
 #include "render/live.h"
 #include "render/machines.h"
 #include "base/util.h"
@@ -59,7 +60,7 @@ const struct outline *outline_of(const struct site_ctx *s,
 }
 
 /* ", on DATE · bundle DIR" (linked to the provenance page). */
-static void banner_when_where(const struct bundle *b, const char *date,
+static void banner_when_where(const struct bundle_view *b, const char *date,
                               struct buf *out)
 {
 	if (date) {
@@ -72,12 +73,12 @@ static void banner_when_where(const struct bundle *b, const char *date,
 	buf_puts(out, "</code></a>");
 }
 
-void banner_html(const struct bundle *b, const struct site_opts *o,
+void banner_html(const struct bundle_view *b, const struct site_opts *o,
                    struct buf *out)
 {
 	const char *gpu = machine_str(b, "gpu"), *date = machine_str(b, "date");
 	buf_puts(out, "<div class=\"banner\" role=\"note\">");
-	if (!b->machine) {
+	if (!view_machine(b)) {
 		buf_puts(out, "No results bundle yet: run <code>make site</code> on a "
 		              "machine with a GPU to measure this book.");
 	} else if (!machine_has_gpu(b)) {
@@ -108,7 +109,7 @@ void banner_html(const struct bundle *b, const struct site_opts *o,
 			              "these recorded results; <code>make site</code> on "
 			              "a GPU measures your own.");
 	}
-	if (b->machine && o->machines && o->machines->n > 1)
+	if (view_machine(b) && o->machines && o->machines->n > 1)
 		buf_printf(out, " · compared with <a href=\"machines.html\">%zu "
 		           "other machine%s</a>", o->machines->n - 1,
 		           o->machines->n > 2 ? "s" : "");

@@ -10,7 +10,6 @@
 
 #include "base/buf.h"
 #include "book/chapter.h"
-#include "bundle/results.h"
 #include "render/render.h"
 
 /* What a page template is filled with; every field but file is HTML. */
@@ -38,9 +37,9 @@ void toc_fold_html(const struct site_ctx *s, const struct chapter *cur,
 /* A link to a neighbouring chapter, or "" when ch is NULL. Caller frees. */
 char *nav_link(const struct site_ctx *s, const struct chapter *ch,
                const char *rel, const char *label);
-/* The banner of every page: the machine that measured b, and the others
- * compared with it. */
-void banner_html(const struct bundle *b, const struct site_opts *o,
+/* The banner of every page: the machine that measured b's bundle, and
+ * the others compared with it. */
+void banner_html(const struct bundle_view *b, const struct site_opts *o,
                  struct buf *out);
 
 /* Fill the template with pg and write it if it changed. 0 or -1; -1

@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "judge/judge.h"
+#include "judge/view.h"
 #include "render/box.h"
 #include "render/chart_roofs.h"
 #include "render/chart_svg.h"
@@ -136,12 +137,15 @@ static size_t series_find(struct chart *c, char *key)
 	return s;
 }
 
-/* The records the chart draws, split into series; 0 or -1 (reported). */
-static int chart_select(struct chart *c, struct bundle *b, struct plot *out)
+/* The records the chart draws, r or else those of its data in v, split
+ * into series; 0 or -1 (reported). */
+static int chart_select(struct chart *c, const struct bundle_view *v,
+                        const struct exp_result *r, struct plot *out)
 {
 	const struct directive *d = c->d;
 	const char *data = dir_opt(d, "data");
-	struct exp_result *r = bundle_get(b, data);
+	if (!r)
+		r = view_records(v, data);
 	static const struct filter everything = {0};
 	const struct filter *where = &everything;
 	const char *wtext = dir_opt(d, "where");
@@ -440,7 +444,7 @@ static void chart_ranges(struct chart *c)
 struct plot_memo {
 	struct memo {
 		const struct directive *d;
-		const struct bundle *b;
+		const struct bundle_view *v;
 		char *site_dir;
 		struct plot p;
 	} *v;
@@ -454,12 +458,12 @@ struct plot_memo *plot_memo_new(void)
 
 /* The chart plot_prepare made for d, if one was drawn: 1 (in *out) or 0. */
 static int plot_memo_take(struct plot_memo *memo, const struct directive *d,
-                          const struct bundle *b, const char *site_dir,
+                          const struct bundle_view *v, const char *site_dir,
                           struct plot *out)
 {
 	for (size_t i = 0; memo && i < memo->n; i++) {
 		struct memo *m = &memo->v[i];
-		if (m->d != d || m->b != b || strcmp(m->site_dir, site_dir))
+		if (m->d != d || m->v != v || strcmp(m->site_dir, site_dir))
 			continue;
 		*out = m->p;
 		free(m->site_dir);
@@ -496,11 +500,12 @@ void plot_memo_free(struct plot_memo *memo)
 /* plot_render's chart; deferred (plot_prepare): left for plot_draw to draw. */
 static int plot_make(struct plot_memo *memo, const struct directive *d,
                      const struct judged_opt *jo, const char *path,
-                     struct bundle *b, const char *site_dir, int deferred,
+                     const struct bundle_view *v, const struct exp_result *r,
+                     const char *site_dir, int deferred,
                      const struct plot_overlay *ov, struct plot *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!ov && plot_memo_take(memo, d, b, site_dir, out))
+	if (!ov && plot_memo_take(memo, d, v, site_dir, out))
 		return 0;
 	struct chart c = {0};
 	struct buf gp = BUF_INIT, csv = BUF_INIT;
@@ -518,7 +523,7 @@ static int plot_make(struct plot_memo *memo, const struct directive *d,
 	c.yunit = dir_opt(d, "y-unit");
 	c.logx = dir_opt(d, "logx") ? atoi(dir_opt(d, "logx")) : 0;
 	c.logy = dir_opt(d, "logy") ? atoi(dir_opt(d, "logy")) : 0;
-	if (chart_yscale(&c, out) != 0 || chart_select(&c, b, out) != 0 ||
+	if (chart_yscale(&c, out) != 0 || chart_select(&c, v, r, out) != 0 ||
 	    chart_limits(&c, out) != 0 ||
 	    chart_titles(&c, out) != 0)
 		goto out;
@@ -536,7 +541,7 @@ static int plot_make(struct plot_memo *memo, const struct directive *d,
 	out->alt = chart_alt(&c, out->coincide);
 	chart_hover_make(&c, out);
 	chart_csv(&c, &csv);
-	chart_script(&c, b->dir, &gp);
+	chart_script(&c, v->dir, &gp);
 	rc = chart_draw(&c, site_dir, &gp, &csv, deferred, out);
 out:
 	chart_free(&c);
@@ -547,34 +552,35 @@ out:
 
 int plot_render(struct plot_memo *memo, const struct directive *d,
                 const struct judged_opt *jo, const char *path,
-                struct bundle *b, const char *site_dir, struct plot *out)
+                const struct bundle_view *v, const char *site_dir,
+                struct plot *out)
 {
-	return plot_make(memo, d, jo, path, b, site_dir, 0, NULL, out);
+	return plot_make(memo, d, jo, path, v, NULL, site_dir, 0, NULL, out);
 }
 
 int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
-                        const char *path, struct bundle *b,
-                        const char *site_dir, const struct plot_overlay *ov,
-                        struct plot *out)
+                        const char *path, const struct bundle_view *v,
+                        const struct exp_result *r, const char *site_dir,
+                        const struct plot_overlay *ov, struct plot *out)
 {
-	return plot_make(NULL, d, jo, path, b, site_dir, 0, ov, out);
+	return plot_make(NULL, d, jo, path, v, r, site_dir, 0, ov, out);
 }
 
 char *plot_prepare(struct plot_memo *memo, const struct directive *d,
                    const struct judged_opt *jo, const char *path,
-                   struct bundle *b, const char *site_dir)
+                   const struct bundle_view *v, const char *site_dir)
 {
 	struct plot p;
 	char *name = NULL;
 	diag_quiet(1);
-	int rc = plot_make(NULL, d, jo, path, b, site_dir, 1, NULL, &p);
+	int rc = plot_make(NULL, d, jo, path, v, NULL, site_dir, 1, NULL, &p);
 	diag_quiet(0);
 	if (rc == 0 && p.pending)
 		name = xasprintf("%s.gp", d->id);
 	/* A chart that failed is made again where its page reports it. */
 	if (rc == 0 && p.svg) {
 		*ARRAY_PUSH(memo->v, memo->n) =
-			(struct memo){d, b, xstrdup(site_dir), p};
+			(struct memo){d, v, xstrdup(site_dir), p};
 	} else {
 		plot_free(&p);
 	}

@@ -23,14 +23,16 @@
 #ifndef LB_PLOT_H
 #define LB_PLOT_H
 
+#include "base/record.h"
 #include "book/chapter.h"
-#include "bundle/results.h"
 
+struct bundle_view; /* judge/view.h */
 struct judged_opt; /* judge.h */
 #include "render/chart.h"
 
 /*
- * Draw chart d of chapter path from bundle b, with jo its options as the
+ * Draw chart d of chapter path from the records of v's bundle
+ * (view_records), with jo its options as the
  * judge valued them there (its where: and limits; one per option of d,
  * judge.h), into site_dir/fig, and
  * describe it (out->alt, out->coincide; struct plot is in chart.h) from
@@ -42,13 +44,15 @@ struct judged_opt; /* judge.h */
 struct plot_memo;
 int plot_render(struct plot_memo *memo, const struct directive *d,
                 const struct judged_opt *jo, const char *path,
-                struct bundle *b, const char *site_dir, struct plot *out);
-/* plot_render, with what an overlay of machines adds to each record of
- * b's data (ov, borrowed; chart.h). */
+                const struct bundle_view *v, const char *site_dir,
+                struct plot *out);
+/* plot_render of the records r (borrowed) in place of those of d's data,
+ * with what an overlay of machines adds to each of them (ov, borrowed;
+ * chart.h). */
 int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
-                        const char *path, struct bundle *b,
-                        const char *site_dir, const struct plot_overlay *ov,
-                        struct plot *out);
+                        const char *path, const struct bundle_view *v,
+                        const struct exp_result *r, const char *site_dir,
+                        const struct plot_overlay *ov, struct plot *out);
 /* Free what out holds; NULL does nothing. */
 void plot_free(struct plot *p);
 
@@ -65,7 +69,7 @@ void plot_free(struct plot *p);
  */
 char *plot_prepare(struct plot_memo *memo, const struct directive *d,
                    const struct judged_opt *jo, const char *path,
-                   struct bundle *b, const char *site_dir);
+                   const struct bundle_view *v, const char *site_dir);
 struct plot_memo *plot_memo_new(void);
 void plot_memo_free(struct plot_memo *memo);
 

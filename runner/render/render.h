@@ -12,8 +12,11 @@
  * prints what all of them show. A file calls only files below it.
  *
  * A renderer has no side effects but the files it writes, and starts no
- * process but gnuplot (gnuplot.h). Everything that came from an
- * experiment or a records file is HTML-escaped.
+ * process but gnuplot (gnuplot.h). It reads no bundle: what it shows of
+ * one it takes from judge/ (the bundle's view, judge/view.h; the bundles
+ * compared, judge/machine_set.h; a bundle's history,
+ * judge/history_site.h). Everything that came from an experiment or a
+ * records file is HTML-escaped.
  */
 #ifndef LB_RENDER_H
 #define LB_RENDER_H
@@ -24,11 +27,10 @@
 #include "base/buf.h"
 #include "book/book.h"
 #include "book/chapter.h"
-#include "bundle/results.h"
 
-struct history_site; /* history_page.h */
+struct history_site; /* judge/history_site.h */
 struct excerpt_src;  /* excerpt.h */
-struct machine_set; /* machines.h */
+struct machine_set; /* judge/machine_set.h */
 struct onebook;     /* site_book.h */
 struct plot_memo;   /* plot.h */
 struct bundle_view; /* judge/view.h */
@@ -78,8 +80,8 @@ struct outline {
 
 struct site_ctx {
 	struct book *bk;
-	struct bundle *b;
-	const struct bundle_view *v; /* what the pages show of b (judge/view.h) */
+	const struct bundle_view *v; /* what the pages show of the bundle
+	                                (judge/view.h) */
 	const struct site_opts *o;
 	struct site_stats *st;
 	const char *tmpl;

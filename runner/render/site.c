@@ -60,7 +60,7 @@ static int chapter_page(struct page_ctx *c)
 			claims_summary_html(&content, c->claims, c->claims_failed,
 			                    judge_doubted(s->o->machines->jb, c->ch,
 			                                  c->index, 0),
-			                    machine_has_gpu(s->b));
+			                    machine_has_gpu(s->v));
 			buf_puts(&content, after_title ? "" : "\n");
 		}
 		buf_put(&content, body.data + after_title, body.len - after_title);
@@ -228,7 +228,7 @@ static int copy_if_changed(const char *src, const char *dst, int *written)
 static int copy_assets(const struct site_ctx *s)
 {
 	struct book *bk = s->bk;
-	struct bundle *b = s->b;
+	const struct bundle_view *v = s->v;
 	const struct site_opts *o = s->o;
 	int rc = 0, dummy = 0;
 	char *dst;
@@ -244,8 +244,8 @@ static int copy_assets(const struct site_ctx *s)
 		free(src);
 		free(dst);
 	}
-	if (b->machine) {
-		char *src = bundle_machine_path(b);
+	if (view_machine(v)) {
+		char *src = view_machine_path(v);
 		dst = path_join(o->dir, "data/machine.json");
 		if (file_exists(src))
 			rc |= copy_if_changed(src, dst, &dummy);
@@ -255,8 +255,8 @@ static int copy_assets(const struct site_ctx *s)
 	for (size_t i = 0; i < bk->nexps; i++) {
 		struct exper *e = &bk->exps[i];
 		for (int k = 0; k < 2; k++) {
-			char *id = k ? derived_id(e->id, DERIVED_PTXAS) : xstrdup(e->id);
-			char *rec = bundle_path(b, id, BF_RECORDS);
+			char *id = k ? view_ptxas_id(e->id) : xstrdup(e->id);
+			char *rec = view_records_path(v, id);
 			dst = xasprintf("%s/data/%s.jsonl", o->dir, id);
 			if (file_exists(rec))
 				rc |= copy_if_changed(rec, dst, &dummy);
@@ -371,7 +371,7 @@ static void charts_draw(struct site_ctx *s, const int *fresh)
 				continue;
 			char *name = plot_prepare(s->memo, d,
 			                          judge_opts(s->o->machines->jb, i, k, 0),
-			                          ch->path, s->b, s->o->dir);
+			                          ch->path, s->v, s->o->dir);
 			if (name)
 				*ARRAY_PUSH(names, n) = name;
 		}
@@ -444,7 +444,7 @@ static void site_files(const struct site_ctx *s, struct buf *out)
 	for (size_t i = 0; i < s->bk->nexps; i++) {
 		const struct exper *e = &s->bk->exps[i];
 		buf_printf(out, "data/%s.jsonl\n", e->id);
-		char *id = derived_id(e->id, DERIVED_PTXAS);
+		char *id = view_ptxas_id(e->id);
 		buf_printf(out, "data/%s.jsonl\n", id);
 		free(id);
 		for (size_t k = 0; e->source_ok && k < (e->sources ? e->nsources : 1);
@@ -454,23 +454,11 @@ static void site_files(const struct site_ctx *s, struct buf *out)
 	}
 }
 
-/*
- * Mark the experiments whose results in b predate their current source (or
- * are absent), with the records derived from them: what reads them and
- * fails says "not measured on this machine" rather than reporting an error.
- * (The compared bundles are marked as they are opened: machines_open.)
- */
-static void site_mark_outdated(struct book *bk, struct bundle *b)
-{
-	for (size_t i = 0; i < bk->nexps; i++)
-		bundle_mark_outdated(b, bk->exps[i].id, bk->exps[i].source_key);
-}
-
-int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
+int site_render(struct book *bk, const struct site_opts *o,
                 struct site_stats *st)
 {
+	const struct bundle_view *v = o->machines->views[0];
 	memset(st, 0, sizeof *st);
-	site_mark_outdated(bk, b);
 	char *tpath = path_join(o->templates, "page.html");
 	if (path_check_inside(tpath) != 0) {
 		free(tpath);
@@ -489,11 +477,11 @@ int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
 	}
 	kept_legacy_remove(o->dir);
 	struct buf ban = BUF_INIT, common = BUF_INIT;
-	banner_html(b, o, &ban);
+	banner_html(v, o, &ban);
 	buf_printf(&common, "%s\n%s\n%s\n%d\n%s\n%s\n%d\n%s", tmpl, o->title,
-	           o->lead ? o->lead : "", o->gpu, b->dir, ban.data, o->live,
+	           o->lead ? o->lead : "", o->gpu, v->dir, ban.data, o->live,
 	           o->machines->jb->digest);
-	struct site_ctx s = {bk, b, o->machines->views[0], o, st, tmpl, ban.data,
+	struct site_ctx s = {bk, v, o, st, tmpl, ban.data,
 	                     NULL, NULL, o->store, NULL, plot_memo_new()};
 	size_t n = bk->nchs;
 	s.outline = xcalloc(n ? n : 1, sizeof *s.outline);

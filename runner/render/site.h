@@ -19,14 +19,14 @@
 #define LB_SITE_H
 
 #include "book/book.h"
-#include "bundle/results.h"
 #include "render/render.h"
 
 #define SITE_CACHE_FILE ".labbook-cache"
 
-/* Write the site (struct site_opts and site_stats are in render.h).
- * Returns 0, or -1 when a file could not be written. */
-int site_render(struct book *bk, struct bundle *b, const struct site_opts *o,
+/* Write the site of the bundle o->machines->views[0] shows (struct
+ * site_opts and site_stats are in render.h). Returns 0, or -1 when a file
+ * could not be written. */
+int site_render(struct book *bk, const struct site_opts *o,
                 struct site_stats *st);
 
 #endif

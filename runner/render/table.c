@@ -14,6 +14,7 @@
 
 #include "render/box.h"
 #include "judge/judge.h"
+#include "judge/view.h"
 #include "render/machines.h"
 #include "book/format.h"
 #include "base/util.h"
@@ -146,7 +147,7 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	const char *data = dir_opt(d, "data"), *sort = dir_opt(d, "sort");
 	if (data_needs(c, data, "table", out))
 		return;
-	struct exp_result *r = bundle_get(c->s->b, data);
+	const struct exp_result *r = view_records(c->s->v, data);
 	struct tcol *cols = NULL;
 	size_t ncols = 0;
 	const cJSON **rows = NULL;
@@ -213,7 +214,7 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	if (msg && data_outdated(c, data)) {
 		buf_puts(out, "<p class=\"note not-measured\">This table's data were "
 		         "not measured on this machine: ");
-		buf_puts_html(out, c->s->b->dir);
+		buf_puts_html(out, c->s->v->dir);
 		buf_puts(out, " holds no results of the experiment's current "
 		         "source.</p>\n");
 		goto out;

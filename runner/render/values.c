@@ -211,7 +211,7 @@ static void value_make(struct page_ctx *c, const void *arg,
 			           (size_t)(e - c->ch->values));
 		buf_puts(out, "title=\"");
 		claim_title(e, v, out);
-		int card = machine_has_gpu(c->s->b);
+		int card = machine_has_gpu(c->s->v);
 		buf_printf(out, "\">%s", holds ? "✓ " : "✗ ");
 		if (num)
 			buf_printf(out, "Claim %zu.%d ", c->index + 1, num);

@@ -9,7 +9,6 @@
 #include "base/buf.h"
 #include "book/book.h"
 #include "book/chapter.h"
-#include "bundle/results.h"
 #include "render/render.h"
 
 struct judged_book;

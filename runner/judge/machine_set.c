@@ -1,20 +1,21 @@
 /*
- * machines.c - the set of machines (the bundles a site is rendered from
- * and compared with, each named by its folder) and their claims: whether
- * each {{check}} of the book holds on each machine, and the check of every
- * build. The Machines page is machines_page.c's, the overlaid charts
- * machines_chart.c's.
+ * machine_set.c - the set of machines (the bundles a site is rendered
+ * from and compared with, each named by its folder), their points judged
+ * against the base, and their claims: whether each {{check}} of the book
+ * holds on each machine (machine_set.h).
  */
-#include "render/machines.h"
+#include "judge/machine_set.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+#include "book/expr_value.h"
+#include "bundle/compare.h"
+#include "bundle/results.h"
 #include "judge/judge.h"
 #include "judge/view.h"
-#include "base/util.h"
-#include "base/ccfacts.h"
 
 /* ---- the set ------------------------------------------------------------------ */
 
@@ -91,13 +92,29 @@ void machines_free(struct machine_set *ms)
 	memset(ms, 0, sizeof *ms);
 }
 
+void machines_views(const struct book *bk, struct machine_set *ms)
+{
+	ms->views = xcalloc(ms->n, sizeof *ms->views);
+	ms->repeat_views = xcalloc(ms->n, sizeof *ms->repeat_views);
+	for (size_t m = 0; m < ms->n; m++) {
+		ms->views[m] = view_make(bk, ms->b[m]);
+		if (ms->repeat[m])
+			ms->repeat_views[m] = view_make(bk, ms->repeat[m]);
+	}
+}
+
 /* Has bundle b any results of experiment id? */
-int machines_measured(struct bundle *b, const char *id)
+static int bundle_measured(struct bundle *b, const char *id)
 {
 	if (bundle_outdated(b, id))
 		return 0;
 	struct exp_result *r = bundle_get(b, id);
 	return r->nrows || r->meta;
+}
+
+int machines_measured(const struct machine_set *ms, size_t m, const char *id)
+{
+	return bundle_measured(ms->b[m], id);
 }
 
 enum compare_pair machines_judge(struct machine_set *ms, size_t m,
@@ -106,11 +123,47 @@ enum compare_pair machines_judge(struct machine_set *ms, size_t m,
 {
 	struct compare_opts o = COMPARE_OPTS_INIT;
 	memset(p, 0, sizeof *p);
-	if (!machines_measured(ms->b[0], id) || !machines_measured(ms->b[m], id) ||
+	if (!bundle_measured(ms->b[0], id) || !bundle_measured(ms->b[m], id) ||
 	    !compare_same_source(ms->b[0], ms->b[m], id))
 		return COMPARE_UNMATCHED;
 	o.repeat = ms->repeat[m];
 	return compare_point_judge(ms->b[0], ms->b[m], id, k, &o, p);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double *machines_speed_ratios(const struct machine_set *ms, size_t m,
+                              const char *id, size_t *n)
+{
+	struct exp_result *ra = bundle_get(ms->b[0], id);
+	struct exp_result *rb = bundle_get(ms->b[m], id);
+	double *v = NULL;
+	*n = 0;
+	size_t rows = ra->nrows < rb->nrows ? ra->nrows : rb->nrows;
+	for (size_t k = 0; k < rows; k++) {
+		const cJSON *x = ra->rows[k], *y = rb->rows[k];
+		double tx, ty;
+		if (!row_number(x, RECORD_MEDIAN, &tx) ||
+		    !row_number(y, RECORD_MEDIAN, &ty) ||
+		    tx < MACHINES_RATIO_MIN_MS || ty < MACHINES_RATIO_MIN_MS ||
+		    cJSON_IsTrue(cJSON_GetObjectItem(x, RECORD_HOST_BOUND)) ||
+		    cJSON_IsTrue(cJSON_GetObjectItem(y, RECORD_HOST_BOUND)) ||
+		    !record_same_point(x, y))
+			continue;
+		*ARRAY_PUSH(v, *n) = tx / ty;
+	}
+	if (*n)
+		qsort(v, *n, sizeof *v, cmp_double);
+	return v;
+}
+
+char *machines_point(const struct machine_set *ms, const char *id, size_t k)
+{
+	return record_params(bundle_get(ms->b[0], id)->rows[k]);
 }
 
 /* ---- claims ------------------------------------------------------------------- */
