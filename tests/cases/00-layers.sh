@@ -11,9 +11,10 @@ printf '#include "util.h"\n' >> r/base/exec.c
 mkdir r/misc
 seq 601 | sed 's/.*/\/\/ x/' > r/book/long.c
 seq 600 | sed 's/.*/\/\/ x/' > r/book/full.c
-# render prints what the judge found: it parses no expression and sees
-# nothing of the measuring stage.
+# render prints what the judge found: it parses no expression, reads no
+# bundle and sees nothing of the measuring stage.
 printf '#include "book/expr.h"\n' >> r/render/values.c
+printf '#include "bundle/results.h"\n' >> r/render/table.c
 printf '#include "measure/build.h"\n' >> r/render/page.c
 printf '#include "measure/build.h"\n' >> r/judge/facts.c
 OUT=$(python3 "$ROOT/tools/check-layers" r 2>&1); RC=$?
@@ -25,6 +26,7 @@ expect_err "runner/misc: not a stage"
 expect_err "runner/book/long.c: 601 lines, more than 600"
 expect_no_err "runner/book/full.c"
 expect_err "runner/render/values.c:$(wc -l < r/render/values.c): render includes book/expr.h: render never includes book/expr.h"
+expect_err "runner/render/table.c:$(wc -l < r/render/table.c): render includes bundle/results.h: render never includes bundle"
 expect_err "runner/render/page.c:$(wc -l < r/render/page.c): render includes measure/build.h: render never includes measure"
 expect_err "runner/judge/facts.c:$(wc -l < r/judge/facts.c): judge includes measure/build.h: measure is not below judge"
 # What the files call, read from the objects this suite was built from
