@@ -48,8 +48,8 @@ void num_text(struct buf *out, double x);
 /* A field of a record as plain text; a number as the book writes one. */
 void field_text(struct buf *out, const cJSON *f);
 /* When experiment data requires a compute capability this card lacks
- * (bundle_needs), append a note that the WHAT ("chart") needs it and
- * return 1; else append nothing and return 0. */
+ * (its view's needs, judge/view.h), append a note that the WHAT
+ * ("chart") needs it and return 1; else append nothing and return 0. */
 int data_needs(struct page_ctx *c, const char *data, const char *what,
                struct buf *out);
 
