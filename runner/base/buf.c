@@ -21,7 +21,8 @@ void buf_grow(struct buf *b, size_t extra)
 void buf_put(struct buf *b, const void *data, size_t len)
 {
 	buf_grow(b, len);
-	memcpy(b->data + b->len, data, len);
+	if (len)
+		memcpy(b->data + b->len, data, len);
 	b->len += len;
 	b->data[b->len] = '\0';
 }
