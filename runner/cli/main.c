@@ -288,6 +288,8 @@ static int cmd_build(int argc, char **argv)
 		ms.jb = &jb;
 		if (!hidden)
 			judge_report(&jb, &bk, ms.b, strict);
+		if (!no_site)
+			judge_dirs_check(&jb, &bk, ms.b, store);
 	}
 	if (stats)
 		fprintf(stderr, "labbook: %zu expressions parsed; %zu judged on "

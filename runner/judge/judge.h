@@ -104,6 +104,19 @@ struct judged_chapter {
 	                            expression stay zero */
 	size_t *dir_first;       /* each directive's first option there */
 	size_t nopts;
+	struct dir_check {   /* nbundles x ndirs: directive di's on bundle m
+	                        (dircheck.c; checked on the base only) */
+		char *why;   /* the problem of its data, as its page shows it,
+		                or NULL: none */
+		int line;    /* the line it concerns */
+		int quiet;   /* why is not reported: the data are of another
+		                source (a page says so), or an option's
+		                problem was reported when it was judged */
+	} *checks;
+	char **ex_why;           /* nexercises: why exercise k's label cannot
+	                            be used (it is another's), or NULL */
+	size_t nexercises;
+	size_t ndirs;
 };
 
 struct judged_book {
@@ -165,6 +178,38 @@ const struct verdict *judge_get(const struct judged_book *jb, size_t c,
  */
 int judge_report(const struct judged_book *jb, const struct book *bk,
                  struct bundle *const *bs, int strict);
+
+/*
+ * dircheck.c: check the data of every directive of bk on the base,
+ * bs[0], into jb (judged by judge_book): a {sass} listing that the
+ * bundle lacks; a table's columns, its fields and its rows. Each problem is reported here, once, at its directive's
+ * line, and kept for the page to show (judge_dir). What each check
+ * found is kept in store (NULL: none) under the hash of the directive as
+ * written and of the files of the experiment it reads, and taken from
+ * there by a later build, which reads no records for it.
+ */
+void judge_dirs_check(struct judged_book *jb, const struct book *bk,
+                      struct bundle *const *bs, struct store *store);
+/* The check of directive di of chapter c on bundle m: its why is NULL
+ * when its data have no problem. Borrowed from jb. */
+const struct dir_check *judge_dir(const struct judged_book *jb, size_t c,
+                                  size_t di, size_t m);
+
+/* Why exercise k of chapter c cannot use its label, or NULL. Borrowed. */
+const char *judge_exercise(const struct judged_book *jb, size_t c, size_t k);
+
+/* A table's column: "field "label" %fmt". */
+struct table_col {
+	char *field;
+	char *label; /* the header; NULL: the field's name */
+	char *fmt;
+	int num;     /* every shown cell is a number (set by render/) */
+};
+/* The columns option of a table, split at commas outside quotes, into
+ * *cols (*ncols of them; the caller frees each's strings and the array):
+ * NULL, or what is wrong with it (caller frees). */
+char *table_columns_parse(const char *spec, struct table_col **cols,
+                          size_t *ncols);
 
 /* facts.c: the Machines page's facts on each of bs[0..nb) into jb, and
  * the label of fact i. */

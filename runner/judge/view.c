@@ -200,7 +200,13 @@ const char *view_machine_str(const struct bundle_view *v, const char *key)
 char *view_sass(const struct bundle_view *v, const char *exp,
                 const char *kernel, char **err)
 {
-	char *text = bundle_listing_read(v->b, exp);
+	return view_sass_read(v->b, exp, kernel, err);
+}
+
+char *view_sass_read(struct bundle *b, const char *exp, const char *kernel,
+                     char **err)
+{
+	char *text = bundle_listing_read(b, exp);
 	if (!text) {
 		*err = xasprintf("no SASS recorded for experiment '%s' (it is "
 		                 "captured with cuobjdump when the experiment runs)",
@@ -247,4 +253,31 @@ char *view_sass(const struct bundle_view *v, const char *exp,
 	buf_free(&names);
 	free(text);
 	return sass;
+}
+
+char *field_others(const struct exp_result *r, const char *field)
+{
+	const char **names = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const cJSON *f;
+		cJSON_ArrayForEach(f, r->rows[i]) {
+			size_t k = 0;
+			while (k < n && strcmp(names[k], f->string))
+				k++;
+			if (k == n)
+				*ARRAY_PUSH(names, n) = f->string;
+		}
+	}
+	struct buf b = BUF_INIT;
+	const char *near = str_nearest(field, names, n);
+	if (near)
+		buf_printf(&b, "did you mean '%s'? Its fields: ", near);
+	else
+		buf_puts(&b, "its fields: ");
+	for (size_t k = 0; k < n; k++)
+		buf_printf(&b, "%s%s", k ? ", " : "", names[k]);
+	buf_puts(&b, n ? "" : "(none)");
+	free(names);
+	return buf_detach(&b);
 }

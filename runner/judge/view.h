@@ -93,5 +93,14 @@ const char *view_machine_str(const struct bundle_view *v, const char *key);
  */
 char *view_sass(const struct bundle_view *v, const char *exp,
                 const char *kernel, char **err);
+/* view_sass on bundle b, for the judge, which checks the listings
+ * before there is a view. */
+char *view_sass_read(struct bundle *b, const char *exp, const char *kernel,
+                     char **err);
+
+/* What to say of a field that experiment r's records lack, as prose says
+ * it: "its fields: n, gbps", or "did you mean 'gbps'? Its fields: n, gbps"
+ * when one is a slip away. Caller frees. */
+char *field_others(const struct exp_result *r, const char *field);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "render/box.h"
 #include "render/excerpt.h"
+#include "judge/judge.h"
 #include "render/figure.h"
 #include "render/gnuplot.h"
 #include "base/highlight.h"
@@ -293,13 +294,18 @@ static void render_sass(struct page_ctx *c, const struct directive *d,
 		buf_puts_html(out, c->s->v->dir);
 		buf_puts(out, " holds no build of the experiment's current source.</p>\n");
 		free(err);
-	} else if (err) {
-		diag_at(c->ch->path, d->line, "{sass}: %s", err);
-		char *msg = xasprintf("%s:%d: %s", c->ch->path, d->line, err);
-		error_box(out, "This listing could not be shown:", msg, NULL);
-		free(msg);
+	} else {
+		/* The judge found and reported what the listing lacks. */
+		const struct dir_check *k = judge_dir(c->s->o->machines->jb,
+		                                      c->index,
+		                                      (size_t)(d - c->ch->dirs), 0);
 		free(err);
-		c->errors++;
+		if (k->why) {
+			char *msg = xasprintf("%s:%d: %s", c->ch->path, k->line, k->why);
+			error_box(out, "This listing could not be shown:", msg, NULL);
+			free(msg);
+			c->errors++;
+		}
 	}
 	if (caption) {
 		buf_puts(out, "<figcaption>");

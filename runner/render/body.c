@@ -7,13 +7,14 @@
 #include <stdlib.h>
 
 #include "base/exec.h"
+#include "judge/judge.h"
 #include "render/blocks.h"
 #include "render/box.h"
 #include "render/excerpt.h"
+#include "render/machines.h"
 #include "render/page.h"
 #include "base/util.h"
 #include "render/values.h"
-#include "render/xref.h"
 
 /* "<hN id=...>inner<a class=anchor>#</a></hN>" for section n. */
 static void heading_html(struct page_ctx *c, size_t n, struct buf *out)
@@ -36,17 +37,15 @@ static void heading_html(struct page_ctx *c, size_t n, struct buf *out)
 /* The title of exercise k: its number, or why its label cannot be used. */
 static void exercise_title(struct page_ctx *c, size_t k, struct buf *out)
 {
-	char *err = NULL;
-	const struct exercise *x = &c->ch->exercises[k];
+	/* The judge found and reported it. */
+	const char *err = judge_exercise(c->s->o->machines->jb, c->index, k);
 	buf_printf(out, "<p class=\"callout-title\">Exercise %zu.%zu",
 	           c->index + 1, k + 1);
-	if (xref_exercise(c->s->xref, c->index, k, &err) < 0) {
-		diag_at(c->ch->path, x->line, "%s", err);
+	if (err) {
 		c->errors++;
 		buf_puts(out, " <span class=\"inline-error\">⚠ ");
 		buf_puts_html(out, err);
 		buf_puts(out, "</span>");
-		free(err);
 	}
 	buf_puts(out, "</p>\n");
 }

@@ -26,33 +26,6 @@ int machine_has_gpu(const struct bundle_view *v)
 	return gpu && strcmp(gpu, "none") != 0;
 }
 
-char *field_others(const struct exp_result *r, const char *field)
-{
-	const char **names = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < r->nrows; i++) {
-		const cJSON *f;
-		cJSON_ArrayForEach(f, r->rows[i]) {
-			size_t k = 0;
-			while (k < n && strcmp(names[k], f->string))
-				k++;
-			if (k == n)
-				*ARRAY_PUSH(names, n) = f->string;
-		}
-	}
-	struct buf b = BUF_INIT;
-	const char *near = str_nearest(field, names, n);
-	if (near)
-		buf_printf(&b, "did you mean '%s'? Its fields: ", near);
-	else
-		buf_puts(&b, "its fields: ");
-	for (size_t k = 0; k < n; k++)
-		buf_printf(&b, "%s%s", k ? ", " : "", names[k]);
-	buf_puts(&b, n ? "" : "(none)");
-	free(names);
-	return buf_detach(&b);
-}
-
 void claims_summary_html(struct buf *out, int n, int failed, int weak,
                          int gpu)
 {

@@ -20,10 +20,6 @@ const char *machine_str(const struct bundle_view *v, const char *key);
 int machine_has_gpu(const struct bundle_view *v);
 /* A box that says what went wrong: title, then msg (or NULL), then a
  * program's text (or NULL) as text_html shows it. */
-/* What to say of a field that experiment r's records lack, as prose says
- * it: "its fields: n, gbps", or "did you mean 'gbps'? Its fields: n, gbps"
- * when one is a slip away. Caller frees. */
-char *field_others(const struct exp_result *r, const char *field);
 /* The line under a chapter's title on its claims: that all n hold on the
  * card (the machine, without a GPU) these numbers come from, or how many do
  * not, and how many of them (weak) the judge finds within their noise or

@@ -22,72 +22,6 @@
 /* Rows a page shows; the records file has them all. */
 #define TABLE_MAX_ROWS 400
 
-struct tcol {
-	char *field;
-	char *label; /* the header; NULL: the field's name */
-	char *fmt;
-	int num;     /* every shown cell is a number */
-};
-
-/* Parse one column ("field "label" %fmt"); NULL or a message (caller frees). */
-static char *column_parse(const char *text, struct tcol *col)
-{
-	const char *p = text;
-	size_t n = strcspn(p, " \t\"%");
-	col->field = xstrndup(p, n);
-	p += n;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p == '"') {
-		const char *end = strchr(p + 1, '"');
-		if (!end)
-			return xasprintf("table: the header of column '%s' has no "
-			                 "closing '\"'", col->field);
-		col->label = xstrndup(p + 1, (size_t)(end - p - 1));
-		p = end + 1;
-		while (*p == ' ' || *p == '\t')
-			p++;
-	}
-	if (*p)
-		col->fmt = xstrdup(p);
-	if (!*col->field)
-		return xasprintf("table: a column of '%s' has no field", text);
-	if (col->fmt && !format_valid(col->fmt))
-		return xasprintf("table: '%s' is not a format for column '%s'",
-		                 col->fmt, col->field);
-	return NULL;
-}
-
-/* Split the columns option at commas outside quotes. */
-static char *columns_parse(const char *spec, struct tcol **cols, size_t *ncols)
-{
-	char *msg = NULL;
-	const char *p = spec;
-	while (*p && !msg) {
-		const char *q = p;
-		int quoted = 0;
-		while (*q && (quoted || *q != ',')) {
-			quoted ^= *q == '"';
-			q++;
-		}
-		char *one = xstrndup(p, (size_t)(q - p));
-		struct tcol *col = ARRAY_PUSH(*cols, *ncols);
-		memset(col, 0, sizeof *col);
-		msg = column_parse(str_trim(one), col);
-		free(one);
-		p = *q ? q + 1 : q;
-	}
-	return msg;
-}
-
-static int field_known(const struct exp_result *r, const char *field)
-{
-	for (size_t i = 0; i < r->nrows; i++)
-		if (cJSON_GetObjectItemCaseSensitive(r->rows[i], field))
-			return 1;
-	return 0;
-}
-
 /* The order of a table's rows: by field, descending or not. */
 struct sort_by {
 	const char *field;
@@ -116,7 +50,7 @@ static int cmp_rows(const void *a, const void *b, void *arg)
  * Profiler records have a row per launch, so a kernel launched twice is
  * listed twice: say so, when the table does not show the launch.
  */
-static void launches_note(const cJSON **rows, size_t n, const struct tcol *cols,
+static void launches_note(const cJSON **rows, size_t n, const struct table_col *cols,
                           size_t ncols, struct buf *out)
 {
 	if (!n || !ncols || !cJSON_GetObjectItemCaseSensitive(rows[0], "launch"))
@@ -148,7 +82,7 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	if (data_needs(c, data, "table", out))
 		return;
 	const struct exp_result *r = view_records(c->s->v, data);
-	struct tcol *cols = NULL;
+	struct table_col *cols = NULL;
 	size_t ncols = 0;
 	const cJSON **rows = NULL;
 	size_t nrows = 0;
@@ -156,62 +90,18 @@ void table_html(struct page_ctx *c, const struct directive *d,
 	const struct filter *where = &everything;
 	const struct judged_opt *jo = judge_opts(c->s->o->machines->jb, c->index,
 	                                         (size_t)(d - c->ch->dirs), 0);
-	int reported = 0;
+	const struct dir_check *k = judge_dir(c->s->o->machines->jb, c->index,
+	                                      (size_t)(d - c->ch->dirs), 0);
 	char *sort_copy = NULL;
 	struct sort_by by = {NULL, 0};
-	const char *opt = "columns";
 	/* Its number counts whether or not it can be made, as references
 	 * count it (xref.h). */
 	int num = ++c->tables;
 	char *id = d->id ? xasprintf("tab-%s", d->id) : NULL;
 
-	char *msg = columns_parse(dir_opt(d, "columns"), &cols, &ncols);
-	if (!msg && !r->nrows)
-		msg = xasprintf("table: no results for experiment '%s' yet", data);
-	for (size_t i = 0; !msg && i < d->nopts; i++) {
-		if (strcmp(d->opts[i].key, "where"))
-			continue;
-		where = &jo[i].where;
-		if (jo[i].ok)
-			continue;
-		/* Reported by the judge. */
-		msg = xasprintf("table: where: %s", jo[i].why);
-		opt = "where";
-		reported = 1;
-	}
-	for (size_t k = 0; !msg && k < ncols; k++)
-		if (!field_known(r, cols[k].field)) {
-			char *why = field_others(r, cols[k].field);
-			msg = xasprintf("table: experiment '%s' has no field '%s'; %s",
-			                data, cols[k].field, why);
-			free(why);
-		}
-	if (!msg && sort) {
-		sort_copy = xstrdup(sort);
-		char *sp = strchr(sort_copy, ' ');
-		by.desc = sp && strstr(sp, "desc");
-		if (sp)
-			*sp = '\0';
-		if (!field_known(r, sort_copy)) {
-			char *why = field_others(r, sort_copy);
-			msg = xasprintf("table: sort: experiment '%s' has no field '%s'; "
-			                "%s", data, sort_copy, why);
-			free(why);
-			opt = "sort";
-		}
-	}
-	for (size_t i = 0; !msg && i < r->nrows; i++)
-		if (filter_match(where, r->rows[i]))
-			*ARRAY_PUSH(rows, nrows) = r->rows[i];
-	/* As a chart says when it has nothing to draw. */
-	if (!msg && !nrows && dir_opt(d, "where")) {
-		msg = xasprintf("table: no records of '%s' meet its where: (%s)",
-		                data, dir_opt(d, "where"));
-		opt = "where";
-	}
-	if (msg && id)
+	if (k->why && id)
 		buf_printf(out, "<span id=\"%s\"></span>", id);
-	if (msg && data_outdated(c, data)) {
+	if (k->why && data_outdated(c, data)) {
 		buf_puts(out, "<p class=\"note not-measured\">This table's data were "
 		         "not measured on this machine: ");
 		buf_puts_html(out, c->s->v->dir);
@@ -219,22 +109,34 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		         "source.</p>\n");
 		goto out;
 	}
-	if (!msg && r->error) {
+	if (k->why) {
+		/* The judge found it and reported it. */
+		char *full = xasprintf("%s:%d: %s", c->ch->path, k->line, k->why);
+		error_box(out, "This table could not be made:", full, NULL);
+		free(full);
+		c->errors++;
+		goto out;
+	}
+	free(table_columns_parse(dir_opt(d, "columns"), &cols, &ncols));
+	for (size_t i = 0; i < d->nopts; i++)
+		if (!strcmp(d->opts[i].key, "where"))
+			where = &jo[i].where;
+	if (sort) {
+		sort_copy = xstrdup(sort);
+		char *sp = strchr(sort_copy, ' ');
+		by.desc = sp && strstr(sp, "desc");
+		if (sp)
+			*sp = '\0';
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		if (filter_match(where, r->rows[i]))
+			*ARRAY_PUSH(rows, nrows) = r->rows[i];
+	if (r->error) {
 		partial_report(c, d->line, data, r->error);
 		buf_puts(out, "<p class=\"note partial\">These rows stop before a "
 		         "malformed line of the records: ");
 		buf_puts_html(out, r->error);
 		buf_puts(out, ".</p>\n");
-	}
-	if (msg) {
-		int line = dir_opt_line(d, opt);
-		if (!reported)
-			diag_at(c->ch->path, line, "%s", msg);
-		char *full = xasprintf("%s:%d: %s", c->ch->path, line, msg);
-		error_box(out, "This table could not be made:", full, NULL);
-		free(full);
-		c->errors++;
-		goto out;
 	}
 	if (sort && nrows > 1) {
 		by.field = sort_copy;
@@ -297,7 +199,6 @@ out:
 	}
 	free(cols);
 	free(rows);
-	free(msg);
 	free(sort_copy);
 	free(id);
 }

@@ -39,3 +39,31 @@ done
 expect_html ilp.html 'class="sass"'
 expect_html ilp.html 'SASS of <code>fma_chains&lt;8&gt;</code>'
 expect_no_html ilp.html 'has no kernel'
+
+
+# A {sass} directive naming a kernel the listing lacks: reported once, at
+# its line, on every build, the warm one too, and shown in an error box.
+rm -rf chapters site
+records_kernel sq
+chapter 01-sq.md <<'MD'
+# Squares
+
+```{experiment} sq
+source: kernels/sq/sq.c
+```
+
+```{sass}
+experiment: sq
+kernel: no_such
+```
+MD
+build
+printf '\tcode for sm_90\n\t\tFunction : square\n\t/*0000*/ MOV R1, c[0x0][0x28] ;\n' > res/sq.sass
+for i in 1 2; do
+	build --no-run
+	expect_rc 1
+	expect_err "chapters/01-sq.md:7: error: {sass}: experiment 'sq' has no kernel 'no_such' in its SASS; it has: square"
+	[ "$(printf '%s\n' "$OUT" | grep -c 'has no kernel')" = 1 ] || fail "reported other than once: $OUT"
+	expect_html sq.html 'This listing could not be shown:'
+	expect_html sq.html "chapters/01-sq.md:7: experiment &#39;sq&#39; has no kernel"
+done

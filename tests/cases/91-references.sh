@@ -184,3 +184,20 @@ MD
 lbs
 expect_rc 1
 expect_err "chapters/07-dup.md:3: error: table 'rows' is declared twice; first at chapters/00-b.md:"
+
+# An exercise label used twice: an error at the second, on every build,
+# and shown in its title.
+rm chapters/07-dup.md
+chapter 08-ex.md <<'MD'
+# Ex
+
+```{exercise} predict
+Predict it again.
+```
+MD
+for i in 1 2; do
+	lbs
+	expect_rc 1
+	expect_err "chapters/08-ex.md:3: error: the exercise label 'predict' is used twice; first at chapters/00-b.md:"
+	has ex.html "the exercise label &#39;predict&#39; is used twice"
+done

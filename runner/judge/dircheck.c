@@ -1,0 +1,303 @@
+/*
+ * dircheck.c - the data of each directive checked on the base before the
+ * site is made (judge.h): each problem reported once, at its directive's
+ * line, and handed to render/ as the message its page shows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/store.h"
+#include "base/util.h"
+#include "book/format.h"
+#include "bundle/results.h"
+#include "judge/judge.h"
+#include "judge/view.h"
+
+/* The key of directive d's check on b: d as written, and the files and
+ * state of experiment id, its data, and of what its options read. */
+static void dir_key(const struct directive *d, const char *id,
+                    const struct bundle *b, char out[33])
+{
+	struct hasher *h = hasher_new();
+	int facts[4] = {(int)d->kind, d->line, bundle_outdated(b, id),
+	                bundle_needs(b, id)};
+	hasher_add_self(h);
+	hasher_add_str(h, "dircheck");
+	hasher_add(h, facts, sizeof facts);
+	hasher_add_str(h, d->id ? d->id : "");
+	for (size_t i = 0; i < d->nopts; i++) {
+		int line = d->opts[i].line;
+		hasher_add_str(h, d->opts[i].key);
+		hasher_add_str(h, d->opts[i].value ? d->opts[i].value : "");
+		hasher_add(h, &line, sizeof line);
+	}
+	hasher_add_str(h, id);
+	bundle_stamp(b, id, h);
+	for (size_t i = 0; i < d->nopts; i++)
+		for (size_t j = 0; j < d->opts[i].nreads; j++) {
+			const char *x = d->opts[i].reads[j];
+			int xf[2] = {bundle_outdated(b, x), bundle_needs(b, x)};
+			hasher_add_str(h, x);
+			hasher_add(h, xf, sizeof xf);
+			bundle_stamp(b, x, h);
+		}
+	hasher_done(h, out);
+}
+
+/* The problem of {sass} directive d on b into *k: its listing, when the
+ * card can run the experiment and b holds a build of its source. */
+static void dir_check_sass(const struct directive *d, struct bundle *b,
+                           struct dir_check *k)
+{
+	const char *exp = dir_opt(d, "experiment");
+	if (bundle_needs(b, exp) || bundle_outdated(b, exp))
+		return;
+	free(view_sass_read(b, exp, dir_opt(d, "kernel"), &k->why));
+	k->line = d->line;
+}
+
+/* Parse one column ("field "label" %fmt"); NULL or a message (caller frees). */
+static char *column_parse(const char *text, struct table_col *col)
+{
+	const char *p = text;
+	size_t n = strcspn(p, " \t\"%");
+	col->field = xstrndup(p, n);
+	p += n;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '"') {
+		const char *end = strchr(p + 1, '"');
+		if (!end)
+			return xasprintf("table: the header of column '%s' has no "
+			                 "closing '\"'", col->field);
+		col->label = xstrndup(p + 1, (size_t)(end - p - 1));
+		p = end + 1;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
+	if (*p)
+		col->fmt = xstrdup(p);
+	if (!*col->field)
+		return xasprintf("table: a column of '%s' has no field", text);
+	if (col->fmt && !format_valid(col->fmt))
+		return xasprintf("table: '%s' is not a format for column '%s'",
+		                 col->fmt, col->field);
+	return NULL;
+}
+
+char *table_columns_parse(const char *spec, struct table_col **cols, size_t *ncols)
+{
+	char *msg = NULL;
+	const char *p = spec;
+	while (*p && !msg) {
+		const char *q = p;
+		int quoted = 0;
+		while (*q && (quoted || *q != ',')) {
+			quoted ^= *q == '"';
+			q++;
+		}
+		char *one = xstrndup(p, (size_t)(q - p));
+		struct table_col *col = ARRAY_PUSH(*cols, *ncols);
+		memset(col, 0, sizeof *col);
+		msg = column_parse(str_trim(one), col);
+		free(one);
+		p = *q ? q + 1 : q;
+	}
+	return msg;
+}
+
+static int field_known(const struct exp_result *r, const char *field)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (cJSON_GetObjectItemCaseSensitive(r->rows[i], field))
+			return 1;
+	return 0;
+}
+
+
+/* The problem of {table} directive d on b into *k, with jo its judged
+ * options there: its columns, its records, its where:, the fields it
+ * shows and sorts by, and the rows its where: leaves. */
+static void dir_check_table(const struct directive *d, struct bundle *b,
+                            const struct judged_opt *jo, struct dir_check *k)
+{
+	const char *data = dir_opt(d, "data"), *sort = dir_opt(d, "sort");
+	if (bundle_needs(b, data))
+		return;
+	const struct exp_result *r = bundle_get(b, data);
+	static const struct filter everything = {0};
+	const struct filter *where = &everything;
+	const char *opt = "columns";
+	struct table_col *cols = NULL;
+	size_t ncols = 0;
+	char *msg = table_columns_parse(dir_opt(d, "columns"), &cols, &ncols);
+	if (!msg && !r->nrows)
+		msg = xasprintf("table: no results for experiment '%s' yet", data);
+	for (size_t i = 0; !msg && i < d->nopts; i++) {
+		if (strcmp(d->opts[i].key, "where"))
+			continue;
+		where = &jo[i].where;
+		if (jo[i].ok)
+			continue;
+		msg = xasprintf("table: where: %s", jo[i].why);
+		opt = "where";
+		k->quiet = 1;
+	}
+	for (size_t c = 0; !msg && c < ncols; c++)
+		if (!field_known(r, cols[c].field)) {
+			char *why = field_others(r, cols[c].field);
+			msg = xasprintf("table: experiment '%s' has no field '%s'; %s",
+			                data, cols[c].field, why);
+			free(why);
+		}
+	if (!msg && sort) {
+		char *field = xstrndup(sort, strcspn(sort, " "));
+		if (!field_known(r, field)) {
+			char *why = field_others(r, field);
+			msg = xasprintf("table: sort: experiment '%s' has no field '%s'; "
+			                "%s", data, field, why);
+			free(why);
+			opt = "sort";
+		}
+		free(field);
+	}
+	size_t nrows = 0;
+	for (size_t i = 0; !msg && i < r->nrows; i++)
+		nrows += filter_match(where, r->rows[i]);
+	/* As a chart says when it has nothing to draw. */
+	if (!msg && !nrows && dir_opt(d, "where")) {
+		msg = xasprintf("table: no records of '%s' meet its where: (%s)",
+		                data, dir_opt(d, "where"));
+		opt = "where";
+	}
+	for (size_t c = 0; c < ncols; c++) {
+		free(cols[c].field);
+		free(cols[c].label);
+		free(cols[c].fmt);
+	}
+	free(cols);
+	if (msg) {
+		k->why = msg;
+		k->line = dir_opt_line(d, opt);
+		k->quiet |= bundle_outdated(b, data);
+	}
+}
+
+/* The check of d on b into *k, with jo its judged options there: kept in
+ * store under d's key, or made now and kept ("-": none; "!LINE QUIET
+ * WHY"). */
+static void dir_check(const struct directive *d, struct bundle *b,
+                      const struct judged_opt *jo, struct store *store,
+                      struct dir_check *k)
+{
+	const char *id = d->kind == DIR_SASS    ? dir_opt(d, "experiment")
+	                 : d->kind == DIR_TABLE ? dir_opt(d, "data")
+	                                        : NULL;
+	if (d->error || !id)
+		return;
+	char key[33];
+	size_t len;
+	const char *kept = NULL;
+	if (store) {
+		dir_key(d, id, b, key);
+		kept = store_get(store, key, &len);
+	}
+	if (kept && len == 1 && kept[0] == '-')
+		return;
+	int line, quiet, n = 0;
+	if (kept && len > 5 && kept[0] == '!' &&
+	    sscanf(kept + 1, "%d %d %n", &line, &quiet, &n) == 2 && n > 0 &&
+	    line >= 0 && (quiet == 0 || quiet == 1)) {
+		k->line = line;
+		k->quiet = quiet;
+		k->why = xstrndup(kept + 1 + n, len - 1 - (size_t)n);
+		return;
+	}
+	if (d->kind == DIR_SASS)
+		dir_check_sass(d, b, k);
+	else
+		dir_check_table(d, b, jo, k);
+	if (store) {
+		char *text = k->why ? xasprintf("!%d %d %s", k->line, k->quiet, k->why)
+		                    : xstrdup("-");
+		store_put(store, key, text, strlen(text));
+		free(text);
+	}
+}
+
+/* Report the problem k of d at its line, as a build says it. */
+static void dir_report(const struct chapter *ch, const struct directive *d,
+                       const struct dir_check *k)
+{
+	if (d->kind == DIR_SASS)
+		diag_at(ch->path, k->line, "{sass}: %s", k->why);
+	else
+		diag_at(ch->path, k->line, "%s", k->why);
+}
+
+/* The exercises of chapter c of bk into jc: each label must be the first
+ * of its name among the book's exercises. */
+static void judge_exercises(const struct book *bk, size_t c,
+                            struct judged_chapter *jc)
+{
+	const struct chapter *ch = bk->chs[c];
+	jc->nexercises = ch->nexercises;
+	jc->ex_why = xcalloc(ch->nexercises + 1, sizeof *jc->ex_why);
+	for (size_t k = 0; k < ch->nexercises; k++) {
+		const struct exercise *x = &ch->exercises[k];
+		const struct exercise *first = NULL;
+		const struct chapter *in = NULL;
+		for (size_t i = 0; x->label && !first && i <= c; i++)
+			for (size_t j = 0; !first && j < (i < c ? bk->chs[i]->nexercises
+			                                        : k); j++) {
+				const struct exercise *y = &bk->chs[i]->exercises[j];
+				if (y->label && !strcmp(y->label, x->label)) {
+					first = y;
+					in = bk->chs[i];
+				}
+			}
+		if (!first)
+			continue;
+		jc->ex_why[k] = xasprintf("the exercise label '%s' is used twice; "
+		                          "first at %s:%d", x->label, in->path,
+		                          first->line);
+		diag_at(ch->path, x->line, "%s", jc->ex_why[k]);
+	}
+}
+
+void judge_dirs_check(struct judged_book *jb, const struct book *bk,
+                      struct bundle *const *bs, struct store *store)
+{
+	for (size_t c = 0; c < bk->nchs && c < jb->nchs; c++) {
+		const struct chapter *ch = bk->chs[c];
+		struct judged_chapter *jc = &jb->chs[c];
+		jc->ndirs = ch->ndirs;
+		jc->checks = xcalloc(jb->nbundles * ch->ndirs + 1, sizeof *jc->checks);
+		for (size_t di = 0; di < ch->ndirs; di++) {
+			struct dir_check *k = &jc->checks[di];
+			dir_check(&ch->dirs[di], bs[0], judge_opts(jb, c, di, 0), store,
+			          k);
+			if (k->why && !k->quiet)
+				dir_report(ch, &ch->dirs[di], k);
+		}
+		judge_exercises(bk, c, jc);
+	}
+}
+
+const struct dir_check *judge_dir(const struct judged_book *jb, size_t c,
+                                  size_t di, size_t m)
+{
+	static const struct dir_check none;
+	const struct judged_chapter *jc = &jb->chs[c];
+	if (!jc->checks || di >= jc->ndirs)
+		return &none;
+	return &jc->checks[m * jc->ndirs + di];
+}
+
+const char *judge_exercise(const struct judged_book *jb, size_t c, size_t k)
+{
+	const struct judged_chapter *jc = &jb->chs[c];
+	return jc->ex_why && k < jc->nexercises ? jc->ex_why[k] : NULL;
+}
