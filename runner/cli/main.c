@@ -289,7 +289,7 @@ static int cmd_build(int argc, char **argv)
 		if (!hidden)
 			judge_report(&jb, &bk, ms.b, strict);
 		if (!no_site)
-			judge_dirs_check(&jb, &bk, ms.b, store);
+			judge_dirs_check(&jb, &bk, &ms, store);
 	}
 	if (stats)
 		fprintf(stderr, "labbook: %zu expressions parsed; %zu judged on "

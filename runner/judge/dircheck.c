@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/diag.h"
 #include "base/store.h"
 #include "base/util.h"
 #include "book/format.h"
 #include "bundle/results.h"
 #include "judge/judge.h"
+#include "judge/machine_set.h"
 #include "judge/view.h"
 
 /* The key of directive d's check on b: d as written, and the files and
@@ -267,9 +269,37 @@ static void judge_exercises(const struct book *bk, size_t c,
 	}
 }
 
-void judge_dirs_check(struct judged_book *jb, const struct book *bk,
-                      struct bundle *const *bs, struct store *store)
+/* Warn of the names in chart d's machines: that are none of ms's, unless
+ * d draws nothing here (the card cannot run it, or it reads results of
+ * another version of a source: its page says so); jo: its options judged
+ * on the base. */
+static void dir_check_machines(const struct chapter *ch,
+                               const struct directive *d,
+                               const struct machine_set *ms,
+                               const struct judged_opt *jo)
 {
+	const char *spec = dir_opt(d, "machines"), *data = dir_opt(d, "data");
+	if (d->kind != DIR_CHART || d->error || !spec || ms->n < 2 ||
+	    (data && (bundle_needs(ms->b[0], data) ||
+	              bundle_outdated(ms->b[0], data))))
+		return;
+	for (size_t i = 0; i < d->nopts; i++)
+		if (jo[i].outdated)
+			return;
+	size_t *idx = xcalloc(ms->n, sizeof *idx);
+	struct buf unknown = BUF_INIT;
+	machines_pick(ms, spec, idx, &unknown);
+	if (unknown.len)
+		warn_at(ch->path, dir_opt_line(d, "machines"), "chart '%s': no bundle "
+		        "named %s among the machines compared", d->id, unknown.data);
+	buf_free(&unknown);
+	free(idx);
+}
+
+void judge_dirs_check(struct judged_book *jb, const struct book *bk,
+                      const struct machine_set *ms, struct store *store)
+{
+	struct bundle *const *bs = ms->b;
 	for (size_t c = 0; c < bk->nchs && c < jb->nchs; c++) {
 		const struct chapter *ch = bk->chs[c];
 		struct judged_chapter *jc = &jb->chs[c];
@@ -281,6 +311,8 @@ void judge_dirs_check(struct judged_book *jb, const struct book *bk,
 			          k);
 			if (k->why && !k->quiet)
 				dir_report(ch, &ch->dirs[di], k);
+			dir_check_machines(ch, &ch->dirs[di], ms,
+			                   judge_opts(jb, c, di, 0));
 		}
 		judge_exercises(bk, c, jc);
 	}

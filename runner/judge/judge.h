@@ -181,15 +181,19 @@ int judge_report(const struct judged_book *jb, const struct book *bk,
 
 /*
  * dircheck.c: check the data of every directive of bk on the base,
- * bs[0], into jb (judged by judge_book): a {sass} listing that the
- * bundle lacks; a table's columns, its fields and its rows. Each problem is reported here, once, at its directive's
- * line, and kept for the page to show (judge_dir). What each check
- * found is kept in store (NULL: none) under the hash of the directive as
- * written and of the files of the experiment it reads, and taken from
- * there by a later build, which reads no records for it.
+ * ms->b[0], into jb (judged by judge_book): a {sass} listing that the
+ * bundle lacks; a table's columns, its fields and its rows; the machines
+ * a chart overlays, which must be among those of ms; and each exercise's
+ * label, which must be the first of its name in the book. Each problem is
+ * reported here, once, at its line, and kept for the page to show
+ * (judge_dir, judge_exercise). What a directive's check found is kept in
+ * store (NULL: none) under the hash of the directive as written and of
+ * the files and state of the experiments it reads, and taken from there
+ * by a later build, which reads no records for it.
  */
+struct machine_set;
 void judge_dirs_check(struct judged_book *jb, const struct book *bk,
-                      struct bundle *const *bs, struct store *store);
+                      const struct machine_set *ms, struct store *store);
 /* The check of directive di of chapter c on bundle m: its why is NULL
  * when its data have no problem. Borrowed from jb. */
 const struct dir_check *judge_dir(const struct judged_book *jb, size_t c,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/util.h"
 #include "book/expr_value.h"
 #include "bundle/compare.h"
@@ -185,4 +186,32 @@ enum claim_state machines_claim(const struct machine_set *ms, size_t c,
 		*why = v->why ? v->why : "a claim must be true or false";
 		return CLAIM_UNKNOWN;
 	}
+}
+
+size_t machines_pick(const struct machine_set *ms, const char *spec,
+                     size_t *idx, struct buf *unknown)
+{
+	size_t n = 0;
+	if (!strcmp(spec, "all")) {
+		for (size_t m = 0; m < ms->n; m++)
+			idx[n++] = m;
+		return n;
+	}
+	char *list = xstrdup(spec), *save = NULL;
+	for (char *w = strtok_r(list, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+		size_t m = 0;
+		while (m < ms->n && strcmp(ms->names[m], w))
+			m++;
+		if (m == ms->n) {
+			buf_printf(unknown, "%s%s", unknown->len ? ", " : "", w);
+			continue;
+		}
+		size_t k = 0;
+		while (k < n && idx[k] != m)
+			k++;
+		if (k == n)
+			idx[n++] = m;
+	}
+	free(list);
+	return n;
 }

@@ -94,4 +94,12 @@ enum claim_state { CLAIM_HOLDS, CLAIM_FAILS, CLAIM_MISSING, CLAIM_UNKNOWN };
 enum claim_state machines_claim(const struct machine_set *ms, size_t c,
                                 size_t i, size_t m, const char **why);
 
+/* The machines a chart's machines: option (spec: "all", or names
+ * separated by commas) asks for: their indices into ms, in the order
+ * named and each once, into idx (room for ms->n); their count. The names
+ * that are none of them are appended to unknown, ", " between. */
+struct buf;
+size_t machines_pick(const struct machine_set *ms, const char *spec,
+                     size_t *idx, struct buf *unknown);
+
 #endif

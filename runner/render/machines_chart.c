@@ -12,35 +12,6 @@
 #include "render/machines.h"
 #include "base/util.h"
 
-/* The machines a chart asks for: indices into ms, in the order named. */
-static size_t chart_machines(const char *spec, const struct machine_set *ms,
-                             size_t *idx, struct buf *unknown)
-{
-	size_t n = 0;
-	if (!strcmp(spec, "all")) {
-		for (size_t m = 0; m < ms->n; m++)
-			idx[n++] = m;
-		return n;
-	}
-	char *list = xstrdup(spec), *save = NULL;
-	for (char *w = strtok_r(list, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-		size_t m = 0;
-		while (m < ms->n && strcmp(ms->names[m], w))
-			m++;
-		if (m == ms->n) {
-			buf_printf(unknown, "%s%s", unknown->len ? ", " : "", w);
-			continue;
-		}
-		size_t k = 0;
-		while (k < n && idx[k] != m)
-			k++;
-		if (k == n)
-			idx[n++] = m;
-	}
-	free(list);
-	return n;
-}
-
 /*
  * A limit: line ("EXPR | label", option i of d) of an overlaid chart, as
  * one line per distinct value it has on the machines drawn (idx, n of
@@ -306,12 +277,10 @@ int machines_chart(const struct directive *d, size_t c, size_t di,
 	struct overlay ov = {0};
 	char *mark_title = xasprintf("beyond noise against %s", ms->names[0]);
 	int rc;
-	size_t n = chart_machines(spec, ms, idx, &unknown);
+	size_t n = machines_pick(ms, spec, idx, &unknown);
 	for (size_t k = 0; k < n; k++)
 		jo[k] = judge_opts(ms->jb, c, di, idx[k]);
-	if (unknown.len)
-		warn_at(path, dir_opt_line(d, "machines"), "chart '%s': no bundle "
-		        "named %s among the machines compared", d->id, unknown.data);
+	/* A name that is none of them the judge reported. */
 
 	/* The records of every machine drawn, in place of the base's own. */
 	all.id = (char *)(data ? data : "");

@@ -80,12 +80,18 @@ for l in 'largest, big 16.2|16.25' 'largest, small 32.2|32.25'; do
 done
 expect_html index.html 'compared with <a href="machines.html">1 other machine</a>'
 
-# A chart naming an unknown machine warns and draws what it can.
+# A chart naming an unknown machine warns, at its machines: line, once,
+# on every build, and draws what it can.
 sed -i 's/machines: all/machines: big, nowhere/' chapters/01-squares.md
-build --no-run --results big --compare small
-expect_rc 0
-expect_err "warning: chart 'both': no bundle named nowhere among the machines compared"
-expect_html squares.html 'Machines overlaid: big.'
+for i in 1 2; do
+	rm -f site/.labbook-stamp
+	build --no-run --results big --compare small
+	expect_rc 0
+	expect_err "warning: chart 'both': no bundle named nowhere among the machines compared"
+	[ "$(printf '%s\n' "$OUT" | grep -c 'no bundle named')" = 1 ] ||
+		fail "warned other than once: $OUT"
+	expect_html squares.html 'Machines overlaid: big.'
+done
 
 # A compared folder that is not a bundle is an error.
 build --no-run --results big --compare missing
