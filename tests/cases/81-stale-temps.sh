@@ -26,17 +26,18 @@ done
 echo keep > site/notes.tmp.txt
 echo keep > site/v1.tmp.2x
 ln -s "$PWD/elsewhere.tmp.$dead" "site/link.tmp.$dead"
-# A labbook running (watch) writes its temporary file meanwhile.
-"$LABBOOK" watch --results res --site site --templates "$ROOT/templates" \
-	--no-run > watch.txt 2>&1 &
-watcher=$!
+# A labbook running (watch, once it has begun watching: before that its
+# pid may still be the shell that starts it) writes its temporary file
+# meanwhile.
+watch_start --results res --site site --templates "$ROOT/templates" --no-run
+watch_line 2 || fail "watch did not start: $(cat log)"
+watcher=$BG
 echo half > "site/draft.html.tmp.$watcher"
 timeout 20 flock .labbook.lock true || fail "watch holds the project lock between builds"
 build --no-run
-kill "$watcher"
-wait "$watcher"
-kill "$other"
 expect_rc 0
+watch_stop TERM
+kill "$other"
 for f in "site/book.html.tmp.$dead" "site/fig/x.svg.tmp.$dead" \
 	"res/sq.jsonl.tmp.$dead" "res/machine.json.tmp.$other" \
 	"res/.tmp/sq.jsonl.tmp.$dead.3"; do
