@@ -128,7 +128,7 @@ MANUAL_LINK = --link 'manual/index.html|The labbook manual'
 MANUAL_LEAD = How to write a labbook book, build it, check it and publish \
 	it: every directive, option and command, each shown by an example that \
 	this build compiles and runs.
-docs: $(LABBOOK)
+docs: $(LABBOOK) docs/kernels/lab.py
 	$(LABBOOK) build -C docs --chapters . --results build/results \
 		--site $(call quote,$(abspath $(SITE))/manual) \
 		--templates $(call quote,$(abspath templates)) --runs 1 -j $(JOBS) \
@@ -140,6 +140,13 @@ docs: $(LABBOOK)
 		--title 'A sum from Python, beside CUDA' \
 		--link '../index.html|The labbook manual'
 	@tools/check-docs docs
+
+# The manual's Python examples import lab.py from the manual's own kernels/
+# (a book reads no file outside its folder): a copy of kernels/lab.py, made
+# here, never edited.
+docs/kernels/lab.py: kernels/lab.py
+	mkdir -p docs/kernels
+	cp kernels/lab.py $@
 
 # The binary finds its templates in $(PREFIX)/share/labbook/templates, and
 # labbook init copies $(PREFIX)/share/labbook/lab.h and lab.py into a new book.

@@ -12,8 +12,6 @@ ran_of() { sed -n 's/.*"build":[[:space:]]*"\([^"]*\)".*/\1/p' "res/$1.meta.json
 
 mkdir -p kernels/gen kernels/pysum
 cp "$ROOT/kernels/lab.py" kernels/lab.py
-cmp -s "$ROOT/kernels/lab.py" "$ROOT/docs/kernels/lab.py" ||
-	fail "docs/kernels/lab.py, the manual's copy, differs from kernels/lab.py"
 cat > kernels/gen/gen.sh <<'SH'
 # Writes a record per size, scaled by the number in scale.txt.
 scale=$(cat kernels/gen/scale.txt)

@@ -6,8 +6,9 @@
 # The book's index and the manual's link each other (build --link), and
 # the manual opens with its own lead (build --lead).
 cp -r "$ROOT/docs" docs
-rm -rf docs/build docs/.labbook.lock
-# The Python GPU page (docs/gpu/) reads the book's reduction kernel.
+rm -rf docs/build docs/kernels docs/.labbook.lock
+# The Python GPU page (docs/gpu/) reads the book's reduction kernel, and
+# make docs copies the book's lab.py into docs/kernels/ for the manual.
 cp -r "$ROOT/kernels" kernels
 cp -r "$ROOT/templates" templates
 mkdir tools && cp "$ROOT/tools/check-docs" tools/
