@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "base/exec.h"
 #include "base/util.h"
+#include "measure/command.h"
 
 struct lines {
 	char **v;
@@ -204,7 +205,9 @@ static void why_tools(struct lines *l, const struct exper *e,
                       const struct toolchain *tc, int source_said)
 {
 	const cJSON *had = item(meta, "key_parts"), *now = e->key_parts;
-	const char *compiler = e->cuda ? "nvcc" : "the C compiler";
+	const char *compiler = e->cuda                ? "nvcc"
+	                       : command_is_python(e) ? "the Python interpreter"
+	                                              : "the C compiler";
 	if (cJSON_IsObject(had) && item(had, "compiler")) {
 		why_part(l, had, now, "runs", "runs");
 		why_part(l, had, now, "compiler", compiler);

@@ -177,6 +177,12 @@ build --progress
 expect_err "(1 ran, 0 failed)"
 [ "$(build_of py)" != "$py1" ] || fail "py did not run after a module it imports changed"
 expect_html py.html "Sum 84."
+# Another interpreter is named as the interpreter it is.
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "Python 9.9"; exit 0; }\nexec python3 "$@"\n' > otherpy
+chmod +x otherpy
+OUT=$(PYTHON=$PWD/otherpy lb explain py --results res 2>&1); RC=$?
+expect_err "  - the Python interpreter: was 'Python 3"
+expect_err "now 'Python 9.9'"
 echo 'def total(n) return 0' > kernels/py/helper.py
 build
 expect_rc 1
