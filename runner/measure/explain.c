@@ -13,6 +13,7 @@
 #include "base/ccfacts.h"
 #include "bundle/state.h"
 #include "measure/build.h"
+#include "measure/command.h"
 #include "measure/machine.h"
 #include "measure/toolchain.h"
 #include "measure/why.h"
@@ -151,6 +152,20 @@ static void explain_rendered(const struct exper *e, const struct bundle *b,
 		       tc->nvcc_version, had);
 }
 
+/* What of a machine e's key covers, as key.c makes it. */
+static const char *key_covers(const struct exper *e, const struct toolchain *tc)
+{
+	int gpu = command_on_gpu(e, tc);
+	if (e->cuda)
+		return "the GPU, its driver and nvcc";
+	if (command_is_python(e))
+		return gpu ? "the GPU, its driver and the Python interpreter"
+		           : "the Python interpreter";
+	if (e->run)
+		return gpu ? "the GPU and its driver" : "nothing of the machine";
+	return "the C compiler";
+}
+
 /* Its results are up to date: when they were made, and why they were. */
 static void explain_cached(const struct exper *e, const struct bundle *b,
                            const cJSON *meta, const struct toolchain *tc)
@@ -164,7 +179,7 @@ static void explain_cached(const struct exper *e, const struct bundle *b,
 		char *machine = result_state_machine(b, meta_text(meta, "host"));
 		say("Its results were measured on another machine (%s); its key "
 		       "covers %s, not the host.\n", machine,
-		       e->cuda ? "the GPU, its driver and nvcc" : "the C compiler");
+		       key_covers(e, tc));
 		free(machine);
 	}
 	const cJSON *ran = meta ? cJSON_GetObjectItemCaseSensitive(meta,
@@ -207,7 +222,8 @@ int book_explain(struct book *bk, struct bundle *b, const char *id,
 		       "%s.\n", e->id, e->ch->path, e->dir->line,
 		       cc_need_words(e->need_cc, w, sizeof w));
 	}
-	} else if (go && e->cuda && !o->compile_only && machine_check(b, &tc)) {
+	} else if (go && command_on_gpu(e, &tc) && !o->compile_only &&
+	           machine_check(b, &tc)) {
 		say("%s (%s:%d) will not run on the next build: %s was measured "
 		       "on another GPU (see above).\n", e->id, e->ch->path,
 		       e->dir->line, b->dir);

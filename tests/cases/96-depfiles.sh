@@ -183,6 +183,17 @@ chmod +x otherpy
 OUT=$(PYTHON=$PWD/otherpy lb explain py --results res 2>&1); RC=$?
 expect_err "  - the Python interpreter: was 'Python 3"
 expect_err "now 'Python 9.9'"
+# Its bundle taken to another host: its key covers the interpreter, not
+# the host (no GPU here, so not the GPU either).
+cp -r res res-moved
+python3 - <<'PY'
+import json
+m = json.load(open("res-moved/machine.json"))
+m["host"] = "Linux elsewhere"
+json.dump(m, open("res-moved/machine.json", "w"))
+PY
+OUT=$(lb explain py --results res-moved 2>&1); RC=$?
+expect_err "its key covers the Python interpreter, not the host"
 echo 'def total(n) return 0' > kernels/py/helper.py
 build
 expect_rc 1
