@@ -288,8 +288,10 @@ static int cmd_build(int argc, char **argv)
 		ms.jb = &jb;
 		if (!hidden)
 			judge_report(&jb, &bk, ms.b, strict);
-		if (!no_site)
+		if (!no_site) {
+			machines_views(&bk, &ms);
 			judge_dirs_check(&jb, &bk, &ms, store);
+		}
 	}
 	if (stats)
 		fprintf(stderr, "labbook: %zu expressions parsed; %zu judged on "
@@ -300,11 +302,19 @@ static int cmd_build(int argc, char **argv)
 	if (!no_site && !exec_stopping()) {
 		char *found = templates ? NULL : init_templates_find();
 		struct history_site *hist = history ? history_site_open(history) : NULL;
-		machines_views(&bk, &ms);
+		if (!ms.views)
+			machines_views(&bk, &ms);
 		struct site_opts so = {site, templates ? templates : found, title,
 		                       bk.gpu, &ms, live, strict, links, nlinks,
 		                       store, hist, lead};
 		site_rc = site_render(&bk, &so, &st);
+		for (size_t i = 0; i < st.nproblems; i++) {
+			diag_at(st.problems[i].file, st.problems[i].line, "%s",
+			        st.problems[i].msg);
+			free(st.problems[i].file);
+			free(st.problems[i].msg);
+		}
+		free(st.problems);
 		history_site_free(hist);
 		free(found);
 	}

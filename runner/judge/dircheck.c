@@ -13,15 +13,35 @@
 #include "base/util.h"
 #include "book/format.h"
 #include "bundle/results.h"
+#include "judge/chart_pick.h"
 #include "judge/judge.h"
 #include "judge/machine_set.h"
 #include "judge/view.h"
 
-/* The key of directive d's check on b: d as written, and the files and
- * state of experiment id, its data, and of what its options read. */
-static void dir_key(const struct directive *d, const char *id,
-                    const struct bundle *b, char out[33])
+/* Add to h the files and state on b of experiment id and of what d's
+ * options read. */
+static void dir_key_bundle(struct hasher *h, const struct directive *d,
+                           const char *id, const struct bundle *b)
 {
+	hasher_add_str(h, id);
+	bundle_stamp(b, id, h);
+	for (size_t i = 0; i < d->nopts; i++)
+		for (size_t j = 0; j < d->opts[i].nreads; j++) {
+			const char *x = d->opts[i].reads[j];
+			int xf[2] = {bundle_outdated(b, x), bundle_needs(b, x)};
+			hasher_add_str(h, x);
+			hasher_add(h, xf, sizeof xf);
+			bundle_stamp(b, x, h);
+		}
+}
+
+/* The key of directive d's check on ms: d as written, and the files and
+ * state of experiment id, its data, and of what its options read, on the
+ * base, and on every machine of ms when d is a chart that overlays them. */
+static void dir_key(const struct directive *d, const char *id,
+                    const struct machine_set *ms, char out[33])
+{
+	const struct bundle *b = ms->b[0];
 	struct hasher *h = hasher_new();
 	int facts[4] = {(int)d->kind, d->line, bundle_outdated(b, id),
 	                bundle_needs(b, id)};
@@ -35,16 +55,11 @@ static void dir_key(const struct directive *d, const char *id,
 		hasher_add_str(h, d->opts[i].value ? d->opts[i].value : "");
 		hasher_add(h, &line, sizeof line);
 	}
-	hasher_add_str(h, id);
-	bundle_stamp(b, id, h);
-	for (size_t i = 0; i < d->nopts; i++)
-		for (size_t j = 0; j < d->opts[i].nreads; j++) {
-			const char *x = d->opts[i].reads[j];
-			int xf[2] = {bundle_outdated(b, x), bundle_needs(b, x)};
-			hasher_add_str(h, x);
-			hasher_add(h, xf, sizeof xf);
-			bundle_stamp(b, x, h);
-		}
+	size_t nb = d->kind == DIR_CHART && dir_opt(d, "machines") ? ms->n : 1;
+	for (size_t m = 0; m < nb; m++) {
+		hasher_add_str(h, ms->names[m]);
+		dir_key_bundle(h, d, id, ms->b[m]);
+	}
 	hasher_done(h, out);
 }
 
@@ -184,48 +199,108 @@ static void dir_check_table(const struct directive *d, struct bundle *b,
 		k->why = msg;
 		k->line = dir_opt_line(d, opt);
 		k->quiet |= bundle_outdated(b, data);
+	} else if (r->error) {
+		k->partial = xstrdup(r->error);
 	}
 }
 
-/* The check of d on b into *k, with jo its judged options there: kept in
- * store under d's key, or made now and kept ("-": none; "!LINE QUIET
- * WHY"). */
-static void dir_check(const struct directive *d, struct bundle *b,
-                      const struct judged_opt *jo, struct store *store,
+/* The problem of {chart} directive di of chapter c (path) into *k: what
+ * picking its points found (chart_pick.h), quiet where its data or a
+ * limit are of another version of a source (its page says so). */
+static void dir_check_chart(struct machine_set *ms, size_t c, size_t di,
+                            const struct directive *d, const char *path,
+                            struct dir_check *k)
+{
+	const char *data = dir_opt(d, "data");
+	if (bundle_needs(ms->b[0], data))
+		return;
+	int outdated = bundle_outdated(ms->b[0], data);
+	const struct judged_opt *jo = judge_opts(ms->jb, c, di, 0);
+	for (size_t i = 0; i < d->nopts; i++)
+		outdated |= jo[i].outdated;
+	struct chart_pick pk;
+	if (chart_pick(ms, c, di, d, path, &pk) != 0) {
+		k->why = pk.why;
+		pk.why = NULL;
+		k->line = pk.line;
+		k->quiet = pk.quiet || outdated;
+		k->warn = pk.warn;
+	} else if (pk.partial) {
+		k->partial = xstrdup(pk.partial);
+	}
+	chart_pick_free(&pk);
+}
+
+/* The check kept in store as text (dir_check), into *k: 0, or -1 when
+ * text is none that dir_check wrote. */
+static int check_parse(const char *text, size_t len, struct dir_check *k)
+{
+	cJSON *j = cJSON_ParseWithLength(text, len);
+	const cJSON *line = cJSON_GetObjectItem(j, "line");
+	const cJSON *why = cJSON_GetObjectItem(j, "why");
+	const cJSON *partial = cJSON_GetObjectItem(j, "partial");
+	int rc = -1;
+	if (cJSON_IsNumber(line) && (!why || cJSON_IsString(why)) &&
+	    (!partial || cJSON_IsString(partial))) {
+		k->line = line->valueint;
+		k->quiet = cJSON_IsTrue(cJSON_GetObjectItem(j, "quiet"));
+		k->warn = cJSON_IsTrue(cJSON_GetObjectItem(j, "warn"));
+		k->why = why ? xstrdup(why->valuestring) : NULL;
+		k->partial = partial ? xstrdup(partial->valuestring) : NULL;
+		rc = 0;
+	}
+	cJSON_Delete(j);
+	return rc;
+}
+
+/*
+ * The check of directive di of chapter c (ch) on the base of ms into *k:
+ * kept in store under d's key, or made now and kept there (as JSON: its
+ * line, why, quiet, warn and partial).
+ */
+static void dir_check(const struct chapter *ch, size_t c, size_t di,
+                      struct machine_set *ms, struct store *store,
                       struct dir_check *k)
 {
-	const char *id = d->kind == DIR_SASS    ? dir_opt(d, "experiment")
-	                 : d->kind == DIR_TABLE ? dir_opt(d, "data")
-	                                        : NULL;
+	const struct directive *d = &ch->dirs[di];
+	struct bundle *b = ms->b[0];
+	const char *id = d->kind == DIR_SASS         ? dir_opt(d, "experiment")
+	                 : d->kind == DIR_EXPERIMENT ? d->id
+	                                             : dir_opt(d, "data");
 	if (d->error || !id)
 		return;
 	char key[33];
 	size_t len;
 	const char *kept = NULL;
 	if (store) {
-		dir_key(d, id, b, key);
+		dir_key(d, id, ms, key);
 		kept = store_get(store, key, &len);
 	}
-	if (kept && len == 1 && kept[0] == '-')
+	if (kept && check_parse(kept, len, k) == 0)
 		return;
-	int line, quiet, n = 0;
-	if (kept && len > 5 && kept[0] == '!' &&
-	    sscanf(kept + 1, "%d %d %n", &line, &quiet, &n) == 2 && n > 0 &&
-	    line >= 0 && (quiet == 0 || quiet == 1)) {
-		k->line = line;
-		k->quiet = quiet;
-		k->why = xstrndup(kept + 1 + n, len - 1 - (size_t)n);
-		return;
-	}
-	if (d->kind == DIR_SASS)
+	const struct judged_opt *jo = judge_opts(ms->jb, c, di, 0);
+	if (d->kind == DIR_SASS) {
 		dir_check_sass(d, b, k);
-	else
+	} else if (d->kind == DIR_TABLE) {
 		dir_check_table(d, b, jo, k);
+	} else if (d->kind == DIR_CHART) {
+		dir_check_chart(ms, c, di, d, ch->path, k);
+	} else if (!bundle_needs(b, id) && bundle_get(b, id)->error) {
+		k->partial = xstrdup(bundle_get(b, id)->error);
+	}
 	if (store) {
-		char *text = k->why ? xasprintf("!%d %d %s", k->line, k->quiet, k->why)
-		                    : xstrdup("-");
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddNumberToObject(j, "line", k->line);
+		if (k->why)
+			cJSON_AddStringToObject(j, "why", k->why);
+		if (k->partial)
+			cJSON_AddStringToObject(j, "partial", k->partial);
+		cJSON_AddBoolToObject(j, "quiet", k->quiet);
+		cJSON_AddBoolToObject(j, "warn", k->warn);
+		char *text = cJSON_PrintUnformatted(j);
 		store_put(store, key, text, strlen(text));
 		free(text);
+		cJSON_Delete(j);
 	}
 }
 
@@ -235,6 +310,8 @@ static void dir_report(const struct chapter *ch, const struct directive *d,
 {
 	if (d->kind == DIR_SASS)
 		diag_at(ch->path, k->line, "{sass}: %s", k->why);
+	else if (k->warn)
+		warn_at(ch->path, k->line, "%s", k->why);
 	else
 		diag_at(ch->path, k->line, "%s", k->why);
 }
@@ -296,10 +373,59 @@ static void dir_check_machines(const struct chapter *ch,
 	free(idx);
 }
 
-void judge_dirs_check(struct judged_book *jb, const struct book *bk,
-                      const struct machine_set *ms, struct store *store)
+/* A use of an experiment's partial records on a page. */
+struct partial_use {
+	int line;
+	const char *id, *why;
+};
+
+static int cmp_use(const void *a, const void *b)
 {
-	struct bundle *const *bs = ms->b;
+	const struct partial_use *x = a, *y = b;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Report, once per experiment, at its first use on chapter c's page,
+ * that what the page shows of an experiment stands on the records before
+ * a malformed line: its directives' (the checks of jc) and its values'. */
+static void judge_partials(const struct judged_book *jb,
+                           const struct chapter *ch, size_t c,
+                           const struct judged_chapter *jc)
+{
+	struct partial_use *u = NULL;
+	size_t n = 0;
+	for (size_t di = 0; di < ch->ndirs; di++)
+		if (jc->checks[di].partial && !jc->checks[di].why)
+			*ARRAY_PUSH(u, n) = (struct partial_use){
+				ch->dirs[di].line,
+				ch->dirs[di].kind == DIR_EXPERIMENT ? ch->dirs[di].id
+				: dir_opt(&ch->dirs[di], "data"),
+				jc->checks[di].partial};
+	for (size_t i = 0; i < ch->nvalues; i++) {
+		const struct verdict *v = judge_get(jb, c, i, 0);
+		if (v->partial && (v->kind == VERDICT_VALUE ||
+		                   v->kind == VERDICT_HOLDS ||
+		                   v->kind == VERDICT_FAILS))
+			*ARRAY_PUSH(u, n) = (struct partial_use){
+				ch->values[i].line, v->partial_id, v->partial};
+	}
+	if (n)
+		qsort(u, n, sizeof *u, cmp_use);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(u[j].id, u[i].id))
+			j++;
+		if (j == i)
+			diag_at(ch->path, u[i].line, "experiment '%s': %s; what this "
+			        "page shows of it stands on the records before that "
+			        "line (run it again to repair)", u[i].id, u[i].why);
+	}
+	free(u);
+}
+
+void judge_dirs_check(struct judged_book *jb, const struct book *bk,
+                      struct machine_set *ms, struct store *store)
+{
 	for (size_t c = 0; c < bk->nchs && c < jb->nchs; c++) {
 		const struct chapter *ch = bk->chs[c];
 		struct judged_chapter *jc = &jb->chs[c];
@@ -307,13 +433,13 @@ void judge_dirs_check(struct judged_book *jb, const struct book *bk,
 		jc->checks = xcalloc(jb->nbundles * ch->ndirs + 1, sizeof *jc->checks);
 		for (size_t di = 0; di < ch->ndirs; di++) {
 			struct dir_check *k = &jc->checks[di];
-			dir_check(&ch->dirs[di], bs[0], judge_opts(jb, c, di, 0), store,
-			          k);
+			dir_check(ch, c, di, ms, store, k);
 			if (k->why && !k->quiet)
 				dir_report(ch, &ch->dirs[di], k);
 			dir_check_machines(ch, &ch->dirs[di], ms,
 			                   judge_opts(jb, c, di, 0));
 		}
+		judge_partials(jb, ch, c, jc);
 		judge_exercises(bk, c, jc);
 	}
 }

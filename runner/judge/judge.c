@@ -479,8 +479,10 @@ void judge_free(struct judged_book *jb)
 		}
 		free(jc->opts);
 		free(jc->dir_first);
-		for (size_t k = 0; jc->checks && k < jb->nbundles * jc->ndirs; k++)
+		for (size_t k = 0; jc->checks && k < jb->nbundles * jc->ndirs; k++) {
 			free(jc->checks[k].why);
+			free(jc->checks[k].partial);
+		}
 		free(jc->checks);
 		for (size_t k = 0; jc->ex_why && k < jc->nexercises; k++)
 			free(jc->ex_why[k]);

@@ -112,6 +112,9 @@ struct judged_chapter {
 		int quiet;   /* why is not reported: the data are of another
 		                source (a page says so), or an option's
 		                problem was reported when it was judged */
+		int warn;    /* why is a warning (a chart with no results yet) */
+		char *partial; /* the records it shows stop before a malformed
+		                  line: "FILE:LINE: what", or NULL */
 	} *checks;
 	char **ex_why;           /* nexercises: why exercise k's label cannot
 	                            be used (it is another's), or NULL */
@@ -193,7 +196,7 @@ int judge_report(const struct judged_book *jb, const struct book *bk,
  */
 struct machine_set;
 void judge_dirs_check(struct judged_book *jb, const struct book *bk,
-                      const struct machine_set *ms, struct store *store);
+                      struct machine_set *ms, struct store *store);
 /* The check of directive di of chapter c on bundle m: its why is NULL
  * when its data have no problem. Borrowed from jb. */
 const struct dir_check *judge_dir(const struct judged_book *jb, size_t c,

@@ -181,7 +181,7 @@ static void render_experiment(struct page_ctx *c, const struct directive *d,
 	}
 	if (r->error && !need) {
 		error_box(out, "Its records file is malformed:", r->error, NULL);
-		partial_report(c, d->line, d->id, r->error);
+		partial_count(c, d->id);
 	}
 	for (size_t k = 0; shows(d, "source") && e && e->source_ok &&
 	                   k < (e->sources ? e->nsources : 1); k++) {

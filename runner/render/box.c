@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "book/format.h"
@@ -256,16 +257,23 @@ int data_outdated(struct page_ctx *c, const char *data)
 	return x && x->outdated;
 }
 
-int partial_report(struct page_ctx *c, int line, const char *id,
-                   const char *why)
+void partial_count(struct page_ctx *c, const char *id)
 {
 	for (size_t i = 0; i < c->npartial; i++)
 		if (!strcmp(c->partial[i], id))
-			return 0;
+			return;
 	*ARRAY_PUSH(c->partial, c->npartial) = id;
-	diag_at(c->ch->path, line, "experiment '%s': %s; what this page shows "
-	        "of it stands on the records before that line (run it again to "
-	        "repair)", id, why);
 	c->errors++;
-	return 1;
+}
+
+void site_problem(struct site_stats *st, const char *file, int line,
+                  const char *fmt, ...)
+{
+	va_list ap;
+	struct buf b = BUF_INIT;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	*ARRAY_PUSH(st->problems, st->nproblems) = (struct site_problem){
+		file ? xstrdup(file) : NULL, line, buf_detach(&b)};
 }

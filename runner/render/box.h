@@ -52,10 +52,14 @@ int data_needs(struct page_ctx *c, const char *data, const char *what,
 /* Is the data of a directive (an experiment id, derived ones too) outdated
  * in c's bundle? */
 int data_outdated(struct page_ctx *c, const char *data);
-/* Report, once per page, that what it shows of experiment id stands on the
- * records before a malformed line (why, "FILE:LINE: what"); counted as a
- * problem of the page. 1 when reported now. */
-int partial_report(struct page_ctx *c, int line, const char *id,
-                   const char *why);
+/* Count, once per page, that what it shows of experiment id stands on
+ * the records before a malformed line, as a problem of the page (the
+ * judge reports it: judge/dircheck.c). */
+void partial_count(struct page_ctx *c, const char *id);
+/* Hand the command a problem found while the site was written (a
+ * reference that names nothing, gnuplot's failure, a file it could not
+ * read), at file:line (NULL, 0: none), for it to report: st->problems. */
+void site_problem(struct site_stats *st, const char *file, int line,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

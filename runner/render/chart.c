@@ -1,26 +1,15 @@
 /*
  * chart.c - what the files that make a chart all read of its points
- * (chart.h): its failure, its categories' words, and its axes.
+ * (chart.h): its categories' words, and its axes.
  */
 #include "render/chart.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "base/util.h"
 
 const int chart_width[2] = {760, 400};
-
-int chart_fail(struct plot *out, const char *path, int line,
-               const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	diag_keepv(&out->error, path, line, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 struct label *chart_label_find(const struct chart *c, const char *value)
 {

@@ -1,6 +1,7 @@
 /*
- * chart.h - the points of one chart, and what every file that makes a
- * chart reads of them (chart.c). plot.c selects and styles the points,
+ * chart.h - one chart as drawn, and what every file that makes a chart
+ * reads of it (chart.c). Its points are picked by the judge
+ * (judge/chart_pick.h); plot.c styles them and places them on axes,
  * plot_words.c says in words what they show, gnuplot.c writes the chart's
  * files and draws it; each reads the chart through this header, and none
  * of them is called back by a file below it.
@@ -11,17 +12,13 @@
 #include <stddef.h>
 
 #include "book/chapter.h"
+#include "judge/chart_pick.h"
 
 /* The two drawings: wide, and narrow for phones (same text size). */
 enum { WIDE, NARROW };
 /* Each drawing's width in CSS pixels, by WIDE and NARROW. */
 extern const int chart_width[2];
 #define CHART_FONT_PX 13
-/* What a reader can tell apart in one chart; beyond, the chart is an
- * error at its directive. */
-#define CHART_MAX_SERIES 64
-#define CHART_MAX_POINTS 20000
-
 /* One thing of a drawing that answers a hover (chart_svg.h): a point, or
  * a bar, where it lies as fractions of the plot area (from its left and
  * its bottom), and what it says. */
@@ -30,22 +27,6 @@ struct hover {
 	double fw, fb; /* a bar's width and the height of its base; 0: a point */
 	size_t series; /* index into struct plot's layer_titles */
 	char *title;   /* plain text, lines joined by '\n' */
-};
-
-/*
- * What an overlay of machines adds to the records of a chart's data
- * (machines_chart.c), pts indexed as the records are: the spread of each
- * record's runs in the unit of y (NAN where it has none), drawn as a
- * thick bar, and whether it was judged beyond noise against the base,
- * drawn as a ring named in the key by mark_title.
- */
-struct plot_extra {
-	double run_lo, run_hi;
-	int mark;
-};
-struct plot_overlay {
-	const struct plot_extra *pts;
-	const char *mark_title;
 };
 
 /* A chart made (plot.h): its files, its size, and what is said of it. */
@@ -63,7 +44,9 @@ struct plot {
 	int pending;    /* plot_prepare: written, to be drawn by plot_draw */
 	char *alt;      /* the chart in words, plain text; NULL without points */
 	char *coincide; /* "ILP 4 and 8 coincide.", plain text, or NULL */
-	char *error;    /* why there is no chart (a chapter error, or no data) */
+	char *error;    /* why there is no chart (a chapter error, or no data),
+	                   as its page shows it */
+	char *problem;  /* gnuplot failed: what the build reports, or NULL */
 	char *note;     /* a caveat shown under the chart, or NULL */
 	/* What labbook writes over gnuplot's drawing (chart_svg.h). */
 	char *svg_title;     /* the chart's title, else its caption, else id */
@@ -83,29 +66,6 @@ struct plot {
 	int boxed;        /* box is known */
 };
 
-struct point {
-	double x, y, lo, hi;
-	int has_err;
-	double runs, reps; /* the record's "runs" and "reps", or 0 */
-	double run_lo, run_hi; /* the spread of the runs' medians (overlays) */
-	int has_run;
-	int mark; /* judged beyond noise against the base (overlays) */
-};
-
-struct series {
-	char *key;   /* the series field's value */
-	char *title; /* the legend's words */
-	struct point *pts;
-	size_t n;
-	int err_bars;
-	int run_bars; /* some point has a spread of its runs */
-	const char *color, *dash;
-	int marker;
-	int highlight; /* named by highlight: */
-	int grey;      /* drawn in grey: highlight: names others */
-	size_t group;  /* the first series this one coincides with, or itself */
-};
-
 /* Where a limit's words go in a drawing (chart_roofs.h): beside its line,
  * or in the key. */
 enum { ROOF_ABOVE, ROOF_BELOW, ROOF_KEY };
@@ -117,17 +77,13 @@ struct limit {
 	int at[2];  /* where its words go, by WIDE and NARROW */
 };
 
-struct label {
-	char *value, *words;
-	int line, used;
-};
-
 struct judged_opt; /* judge.h */
 
 struct chart {
 	const struct directive *d;
 	const struct judged_opt *jo;   /* d's options judged on its bundle */
-	const struct plot_overlay *ov; /* what an overlay adds, or NULL */
+	const char *mark_title;        /* an overlay's words for its rings,
+	                                  or NULL: no overlay */
 	size_t nmarked;                /* points with mark set */
 	const char *path, *xf, *yf, *sf;
 	const char *xlabel, *ylabel, *xunit, *yunit;
@@ -147,9 +103,6 @@ struct chart {
 	int key_rows[2], key_cols[2], xextra[2], xrot[2], height[2];
 };
 
-/* Report msg at path:line once, keep it as out->error; returns -1. */
-int chart_fail(struct plot *out, const char *path, int line, const char *fmt,
-               ...) __attribute__((format(printf, 4, 5)));
 /* The label: line of c for value (a series' key or a category), or NULL
  * (borrowed from c). */
 struct label *chart_label_find(const struct chart *c, const char *value);

@@ -73,7 +73,7 @@ static int seg_hits(const struct area *a, double x0, double y0, double x1,
 	return 1;
 }
 
-int chart_limits(struct chart *c, struct plot *out)
+void chart_limits(struct chart *c, struct plot *out)
 {
 	const struct directive *d = c->d;
 	for (size_t i = 0; i < d->nopts; i++) {
@@ -92,11 +92,9 @@ int chart_limits(struct chart *c, struct plot *out)
 			free(spec);
 			continue;
 		}
-		if (!jo->ok) {
-			out->error = xasprintf("%s:%d: chart '%s': limit: %s", c->path,
-			                       d->opts[i].line, d->id, jo->why);
+		if (!jo->ok) { /* its chart is not drawn: judge/chart_pick.c */
 			free(spec);
-			return -1;
+			continue;
 		}
 		struct buf t = BUF_INIT;
 		buf_puts(&t, label);
@@ -107,18 +105,6 @@ int chart_limits(struct chart *c, struct plot *out)
 		l->text = buf_detach(&t);
 		free(spec);
 	}
-	return 0;
-}
-
-int chart_yscale(struct chart *c, struct plot *out)
-{
-	const char *v = dir_opt(c->d, "y-scale");
-	c->yscale = 1;
-	if (v && (parse_double(v, 1e-30, 1e30, &c->yscale) != 0 || c->yscale <= 0))
-		return chart_fail(out, c->path, dir_opt_line(c->d, "y-scale"),
-		                  "chart '%s': y-scale: '%s' is not a number above 0 "
-		                  "(0.001 draws GFLOP/s as TFLOP/s)", c->d->id, v);
-	return 0;
 }
 
 /* Does any data of the chart lie in the box? */

@@ -13,14 +13,10 @@
 #include "base/buf.h"
 #include "render/chart.h"
 
-/* y-scale: of c's directive into c->yscale (1 without one); 0, or -1
- * (reported, out->error) when it is not a number above 0. */
-int chart_yscale(struct chart *c, struct plot *out);
 /* Each limit: of c's directive, as the judge valued it on this bundle
  * (c->jo), times c->yscale, with its words and value (struct limit); a
- * limit of a unit this card lacks is left out and said in out->note. 0,
- * or -1 (a problem the judge reported, in out->error). */
-int chart_limits(struct chart *c, struct plot *out);
+ * limit of a unit this card lacks is left out and said in out->note. */
+void chart_limits(struct chart *c, struct plot *out);
 /* Decide each limit's place in drawing w (struct limit's at[w]), from the
  * points and ranges of c. Returns how many are keyed there. */
 size_t chart_roofs_place(struct chart *c, int w);

@@ -178,7 +178,7 @@ void chart_hover_make(const struct chart *c, struct plot *out)
 			out->layer_titles[k++] = xasprintf("%s: spread of the runs",
 			                                   c->ser[s].title);
 	if (out->marks)
-		out->layer_titles[nruns + c->nser] = xstrdup(c->ov->mark_title);
+		out->layer_titles[nruns + c->nser] = xstrdup(c->mark_title);
 	double bw = 0.8 / (double)c->nser;
 	for (size_t i = 0; i < c->nser; i++) {
 		size_t s = order[i];

@@ -7,9 +7,10 @@
 
 #include "render/box.h"
 #include "render/chart_svg.h"
+#include "judge/chart_pick.h"
 #include "judge/judge.h"
+#include "judge/machine_set.h"
 #include "judge/view.h"
-#include "render/machines.h"
 #include "render/plot.h"
 #include "base/util.h"
 
@@ -52,10 +53,12 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 	/* A limit may read results of another version of a source. */
 	for (size_t i = 0; i < d->nopts; i++)
 		outdated |= jo[i].outdated;
-	diag_quiet(outdated);
-	int rc = machines_chart(d, c->index, di, c->ch->path, c->s->o->machines,
-	                        c->s->v, c->s->o->dir, c->s->memo, &p);
-	diag_quiet(0);
+	struct chart_pick pk;
+	chart_pick(c->s->o->machines, c->index, di, d, c->ch->path, &pk);
+	int rc = plot_render(c->s->memo, &pk, c->ch->path, c->s->v, c->s->o->dir,
+	                     &p);
+	if (p.problem)
+		site_problem(c->s->st, c->ch->path, d->line, "%s", p.problem);
 	c->figures++;
 	buf_printf(out, "<figure class=\"chart\" id=\"fig-%s\">\n", d->id);
 	const char *caption = dir_opt(d, "caption");
@@ -70,14 +73,11 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 		if (rc != 0)
 			c->errors++;
 	} else if (p.drawn) {
-		const char *data = dir_opt(d, "data");
-		const struct exp_result *r = data ? view_records(c->s->v, data)
-		                                  : NULL;
-		if (r && r->error) {
-			partial_report(c, d->line, data, r->error);
+		if (pk.partial) {
+			partial_count(c, dir_opt(d, "data"));
 			buf_puts(out, "<p class=\"note partial\">This chart stops "
 			         "before a malformed line of the records: ");
-			buf_puts_html(out, r->error);
+			buf_puts_html(out, pk.partial);
 			buf_puts(out, ".</p>\n");
 		}
 		/* Phones get the narrow drawing: its text stays legible. The
@@ -141,5 +141,6 @@ void figure_html(struct page_ctx *c, const struct directive *d,
 		free(label);
 	}
 	plot_free(&p);
+	chart_pick_free(&pk);
 }
 

@@ -166,8 +166,8 @@ void chart_layout(struct chart *c, int w)
 	for (size_t s = 0; c->sf && s < c->nser; s++)
 		longest = strlen(c->ser[s].title) > longest ? strlen(c->ser[s].title)
 		                                            : longest;
-	if (c->nmarked && strlen(c->ov->mark_title) > longest)
-		longest = strlen(c->ov->mark_title);
+	if (c->nmarked && strlen(c->mark_title) > longest)
+		longest = strlen(c->mark_title);
 	for (size_t i = 0; i < c->nlim; i++)
 		if (c->lim[i].at[w] == ROOF_KEY && strlen(c->lim[i].text) > longest)
 			longest = strlen(c->lim[i].text);
@@ -287,7 +287,7 @@ static void gp_plot(struct buf *gp, const struct chart *c)
 		buf_printf(gp, ", \\\n     $marks using 1:2 with points pt 6 ps %s lw 2.5 "
 		           "lc rgb '#000000' title ", c->bars && !c->as_points ? "1.8"
 		                                                               : "2.6");
-		gp_str(gp, c->ov->mark_title);
+		gp_str(gp, c->mark_title);
 	}
 	for (size_t i = 0; i < c->nlim; i++) {
 		buf_printf(gp, ", \\\n     %.10g with lines lw 1.5 dt %s lc rgb '%s' ",
@@ -316,7 +316,7 @@ void chart_script(const struct chart *c, const char *bundle_dir,
 				x += ((double)s - (c->nser - 1) / 2.0) * (0.8 / c->nser);
 			buf_printf(gp, "%.10g %.10g %.10g %.10g", x, p->y, p->lo, p->hi);
 			/* Runs' spread; a point without one gets a bar of no length. */
-			if (c->ov)
+			if (c->mark_title)
 				buf_printf(gp, " %.10g %.10g", p->has_run ? p->run_lo : p->y,
 				           p->has_run ? p->run_hi : p->y);
 			buf_putc(gp, '\n');
@@ -386,7 +386,7 @@ static void csv_str(struct buf *b, const char *s)
 void chart_csv(const struct chart *c, struct buf *csv)
 {
 	buf_printf(csv, "series,%s,%s,%s_lo,%s_hi", c->xf, c->yf, c->yf, c->yf);
-	if (c->ov)
+	if (c->mark_title)
 		buf_printf(csv, ",%s_runs_lo,%s_runs_hi,beyond_noise", c->yf, c->yf);
 	buf_putc(csv, '\n');
 	for (size_t s = 0; s < c->nser; s++)
@@ -402,10 +402,10 @@ void chart_csv(const struct chart *c, struct buf *csv)
 			 * the drawing's. */
 			double k = c->yscale;
 			buf_printf(csv, ",%.10g,%.10g,%.10g", p->y / k, p->lo / k, p->hi / k);
-			if (c->ov && p->has_run)
+			if (c->mark_title && p->has_run)
 				buf_printf(csv, ",%.10g,%.10g,%d", p->run_lo / k,
 				           p->run_hi / k, p->mark);
-			else if (c->ov)
+			else if (c->mark_title)
 				buf_printf(csv, ",,,%d", p->mark);
 			buf_putc(csv, '\n');
 		}
@@ -470,8 +470,10 @@ int chart_draw(const struct chart *c, const char *site_dir,
 				out->drawn = out->redrawn = 1;
 				rc = 0;
 			} else {
-				chart_fail(out, c->path, c->d->line,
-				          "chart '%s': gnuplot failed: %s", id, rr.out);
+				out->problem = xasprintf("chart '%s': gnuplot failed: "
+				                         "%s", id, rr.out);
+				out->error = xasprintf("%s:%d: %s", c->path, c->d->line,
+				                       out->problem);
 				unlink(gp_path);
 			}
 			free(rr.out);

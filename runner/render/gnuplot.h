@@ -24,7 +24,8 @@ void chart_script(const struct chart *c, const char *bundle_dir,
  * Write the CSV and the script under site_dir/fig, setting out's paths.
  * Deferred (plot_prepare), leave the drawing to plot_draw when the script
  * changed (out->pending); else run gnuplot when it changed (out->drawn,
- * out->redrawn, out->note without gnuplot). 0 or -1 (reported on out).
+ * out->redrawn, out->note without gnuplot). 0, or -1 with out->error and
+ * out->problem, what the build must report.
  */
 int chart_draw(const struct chart *c, const char *site_dir,
                const struct buf *gp, const struct buf *csv, int deferred,

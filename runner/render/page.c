@@ -300,8 +300,8 @@ int page_write_stream(const struct site_ctx *s, const struct page *pg,
 	char *mark = strstr(html, CONTENT_MARK);
 	int rc = -1;
 	if (!mark) {
-		diag("the page template has no {{ content }}: %s cannot be written",
-		     path);
+		site_problem(s->st, NULL, 0, "the page template has no "
+		             "{{ content }}: %s cannot be written", path);
 	} else {
 		struct page_stream p = {html, mark + strlen(CONTENT_MARK),
 		                        (size_t)(mark - html), content, arg};

@@ -48,6 +48,7 @@ void plot_free(struct plot *p)
 	free(p->alt);
 	free(p->coincide);
 	free(p->error);
+	free(p->problem);
 	free(p->note);
 	free(p->svg_title);
 	for (size_t i = 0; i < p->nlayers; i++)
@@ -82,260 +83,27 @@ static void chart_free(struct chart *c)
 	free(c->labels);
 }
 
-/* ---- labels ----------------------------------------------------------------- */
-
-/* The words label: gives value, or NULL; the label counts as used. */
-static const char *label_use(struct chart *c, const char *value)
+/* The legend's words for each series: its label:, else series-label:
+ * with its value, else its value (the judge checked both). */
+static void chart_titles(struct chart *c)
 {
-	struct label *l = chart_label_find(c, value);
-	if (!l)
-		return NULL;
-	l->used = 1;
-	return l->words;
-}
-
-/* ---- selecting the points ----------------------------------------------------- */
-
-static char *cell_text(const cJSON *row, const char *field)
-{
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(row, field);
-	if (cJSON_IsString(c))
-		return xstrdup(c->valuestring);
-	if (cJSON_IsNumber(c))
-		return xasprintf("%.15g", c->valuedouble);
-	if (cJSON_IsBool(c))
-		return xstrdup(cJSON_IsTrue(c) ? "true" : "false");
-	return xstrdup("");
-}
-
-static int cmp_point(const void *a, const void *b)
-{
-	double x = ((const struct point *)a)->x, y = ((const struct point *)b)->x;
-	return (x > y) - (x < y);
-}
-
-static int has_field(const struct exp_result *r, const char *field)
-{
-	for (size_t i = 0; i < r->nrows; i++)
-		if (cJSON_GetObjectItemCaseSensitive(r->rows[i], field))
-			return 1;
-	return 0;
-}
-
-static size_t series_find(struct chart *c, char *key)
-{
-	size_t s = 0;
-	while (s < c->nser && strcmp(c->ser[s].key, key))
-		s++;
-	if (s == c->nser) {
-		struct series *ns = ARRAY_PUSH(c->ser, c->nser);
-		memset(ns, 0, sizeof *ns);
-		ns->key = key;
-	} else {
-		free(key);
-	}
-	return s;
-}
-
-/* The records the chart draws, r or else those of its data in v, split
- * into series; 0 or -1 (reported). */
-static int chart_select(struct chart *c, const struct bundle_view *v,
-                        const struct exp_result *r, struct plot *out)
-{
-	const struct directive *d = c->d;
-	const char *data = dir_opt(d, "data");
-	if (!r)
-		r = view_records(v, data);
-	static const struct filter everything = {0};
-	const struct filter *where = &everything;
-	const char *wtext = dir_opt(d, "where");
-	int rc = -1;
-
-	if (!r->nrows) {
-		out->error = xasprintf("no results for experiment '%s' yet", data);
-		warn_at(c->path, d->line, "chart '%s': %s", d->id, out->error);
-		return -1;
-	}
-	const char *fields[] = {c->xf, c->yf, c->sf};
-	const char *names[] = {"x", "y", "series"};
-	for (size_t i = 0; i < 3; i++)
-		if (fields[i] && !has_field(r, fields[i])) {
-			char *why = field_others(r, fields[i]);
-			chart_fail(out, c->path, dir_opt_line(d, names[i]), "chart '%s': "
-			           "experiment '%s' has no field '%s' (option %s); %s",
-			           d->id, data, fields[i], names[i], why);
-			free(why);
-			return -1;
-		}
-	const struct judged_opt *jw = NULL;
-	for (size_t i = 0; i < d->nopts; i++)
-		if (!strcmp(d->opts[i].key, "where"))
-			jw = &c->jo[i];
-	if (jw && !jw->ok) {
-		/* Reported by the judge. */
-		out->error = xasprintf("%s:%d: chart '%s': where: %s", c->path,
-		                       dir_opt_line(d, "where"), d->id, jw->why);
-		goto out;
-	}
-	if (jw)
-		where = &jw->where;
-	for (size_t i = 0; i < r->nrows; i++)
-		c->bars |= cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r->rows[i],
-		                                                           c->xf));
-	if (c->bars)
-		c->logx = 0;
-	char *lo_f = xasprintf("%s_lo", c->yf), *hi_f = xasprintf("%s_hi", c->yf);
-	for (size_t i = 0; i < r->nrows; i++) {
-		const cJSON *row = r->rows[i];
-		struct point p = {0};
-		if (!filter_match(where, row) || !row_number(row, c->yf, &p.y) ||
-		    !cJSON_GetObjectItem(row, c->xf))
-			continue;
-		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "correct"))) {
-			out->nwrong++;
-			continue;
-		}
-		if (c->bars) {
-			char *cat = cell_text(row, c->xf);
-			size_t k = 0;
-			while (k < c->ncats && strcmp(c->cats[k], cat))
-				k++;
-			if (k == c->ncats)
-				*ARRAY_PUSH(c->cats, c->ncats) = cat;
-			else
-				free(cat);
-			p.x = (double)k;
-		} else if (!row_number(row, c->xf, &p.x)) {
-			continue;
-		}
-		if (c->logx && p.x <= 0)
-			continue;
-		p.lo = p.hi = p.y;
-		p.has_err = row_number(row, lo_f, &p.lo) && row_number(row, hi_f, &p.hi);
-		p.y *= c->yscale;
-		p.lo *= c->yscale;
-		p.hi *= c->yscale;
-		if (!row_number(row, "runs", &p.runs))
-			p.runs = 0;
-		if (!row_number(row, "reps", &p.reps))
-			p.reps = 0;
-		if (c->ov) {
-			p.run_lo = c->ov->pts[i].run_lo * c->yscale;
-			p.run_hi = c->ov->pts[i].run_hi * c->yscale;
-			p.has_run = isfinite(p.run_lo) && isfinite(p.run_hi);
-			p.mark = c->ov->pts[i].mark;
-			c->nmarked += p.mark != 0;
-		}
-		size_t k = series_find(c, c->sf ? cell_text(row, c->sf)
-		                                : xstrdup(c->yf));
-		struct series *s = &c->ser[k];
-		*ARRAY_PUSH(s->pts, s->n) = p;
-		s->err_bars |= p.has_err && fabs(p.hi - p.lo) > 0.01 * fabs(p.y);
-		s->run_bars |= p.has_run;
-		out->npoints++;
-		/* Stopping here keeps the search for a series short. */
-		if (c->nser > CHART_MAX_SERIES || out->npoints > CHART_MAX_POINTS ||
-		    c->ncats > CHART_MAX_POINTS)
-			break;
-	}
-	if (c->nser > CHART_MAX_SERIES || out->npoints > CHART_MAX_POINTS ||
-	    c->ncats > CHART_MAX_POINTS) {
-		int many = c->nser > CHART_MAX_SERIES;
-		chart_fail(out, c->path, d->line, "chart '%s': more than %d %s of "
-		          "'%s' to draw, more than a reader can tell apart; draw "
-		          "those the text discusses with where: (e.g. where: %s=...), "
-		          "and pick out a few with highlight:, or split the chart",
-		          d->id, many ? CHART_MAX_SERIES : CHART_MAX_POINTS,
-		          many ? "series" : "points", data,
-		          many && c->sf ? c->sf : c->xf);
-		free(lo_f);
-		free(hi_f);
-		goto out;
-	}
-	free(lo_f);
-	free(hi_f);
-	if (!out->npoints) {
-		chart_fail(out, c->path, d->line, "chart '%s': no records of '%s' to "
-		          "draw%s", d->id, data, wtext ? " (check its where:)" : "");
-		goto out;
-	}
-	if (!c->bars)
-		for (size_t s = 0; s < c->nser; s++)
-			qsort(c->ser[s].pts, c->ser[s].n, sizeof *c->ser[s].pts,
-			      cmp_point);
-	rc = 0;
-out:
-	return rc;
-}
-
-/* label: lines ("value | words"), series-label: and the titles; 0 or -1. */
-static int chart_titles(struct chart *c, struct plot *out)
-{
-	const struct directive *d = c->d;
-	for (size_t i = 0; i < d->nopts; i++) {
-		if (strcmp(d->opts[i].key, "label"))
-			continue;
-		char *bar = strchr(d->opts[i].value, '|');
-		if (!bar)
-			return chart_fail(out, c->path, d->opts[i].line, "chart '%s': "
-			                 "label: write 'VALUE | words'", d->id);
-		struct label *l = ARRAY_PUSH(c->labels, c->nlabels);
-		char *v = xstrndup(d->opts[i].value, (size_t)(bar - d->opts[i].value));
-		l->value = xstrdup(str_trim(v));
-		free(v);
-		v = xstrdup(bar + 1);
-		l->words = xstrdup(str_trim(v));
-		free(v);
-		l->line = d->opts[i].line;
-		l->used = 0;
-	}
-	const char *fmt = dir_opt(d, "series-label");
-	if (fmt && (!strstr(fmt, "%s") || strstr(strstr(fmt, "%s") + 2, "%")))
-		return chart_fail(out, c->path, dir_opt_line(d, "series-label"),
-		                 "chart '%s': series-label: write one %%s where the "
-		                 "value goes, e.g. 'ILP %%s'", d->id);
+	const char *fmt = dir_opt(c->d, "series-label");
 	for (size_t s = 0; s < c->nser; s++) {
-		const char *w = label_use(c, c->ser[s].key);
-		c->ser[s].title = w ? xstrdup(w)
+		const struct label *l = chart_label_find(c, c->ser[s].key);
+		c->ser[s].title = l ? xstrdup(l->words)
 		                  : fmt ? chart_series_format(fmt, c->ser[s].key)
 		                        : xstrdup(c->sf ? c->ser[s].key
 		                                        : c->ylabel ? c->ylabel : c->yf);
 	}
-	for (size_t k = 0; k < c->ncats; k++)
-		label_use(c, c->cats[k]);
-	for (size_t i = 0; i < c->nlabels; i++)
-		if (!c->labels[i].used)
-			return chart_fail(out, c->path, c->labels[i].line, "chart '%s': "
-			                 "label: no series or category '%s' is drawn",
-			                 d->id, c->labels[i].value);
-	return 0;
 }
 
 /* ---- styles -------------------------------------------------------------------- */
 
-/* 0 or -1 (reported). */
-static int chart_styles(struct chart *c, struct plot *out)
+/* Each series' colour, dash and marker, and each limit's (highlight:
+ * greys the series it does not name, as the judge marked them). */
+static void chart_styles(struct chart *c)
 {
-	const struct directive *d = c->d;
-	const char *hl = dir_opt(d, "highlight");
-	if (hl) {
-		char *list = xstrdup(hl), *save = NULL;
-		for (char *t = strtok_r(list, ",", &save); t;
-		     t = strtok_r(NULL, ",", &save)) {
-			t = str_trim(t);
-			size_t s = 0;
-			while (s < c->nser && strcmp(c->ser[s].key, t))
-				s++;
-			if (s == c->nser) {
-				chart_fail(out, c->path, dir_opt_line(d, "highlight"),
-				          "chart '%s': highlight: no series '%s'", d->id, t);
-				free(list);
-				return -1;
-			}
-			c->ser[s].highlight = 1;
-		}
-		free(list);
-	}
+	int hl = dir_opt(c->d, "highlight") != NULL;
 	size_t ngrey = 0, nhl = 0;
 	for (size_t s = 0; s < c->nser; s++) {
 		struct series *sr = &c->ser[s];
@@ -371,7 +139,6 @@ static int chart_styles(struct chart *c, struct plot *out)
 			if (k)
 				c->ser[s].dash = dashes[k % NDASHES];
 		}
-	return 0;
 }
 
 /* ---- ranges and ticks -------------------------------------------------------- */
@@ -497,41 +264,74 @@ void plot_memo_free(struct plot_memo *memo)
 	free(memo);
 }
 
-/* plot_render's chart; deferred (plot_prepare): left for plot_draw to draw. */
-static int plot_make(struct plot_memo *memo, const struct directive *d,
-                     const struct judged_opt *jo, const char *path,
-                     const struct bundle_view *v, const struct exp_result *r,
-                     const char *site_dir, int deferred,
-                     const struct plot_overlay *ov, struct plot *out)
+/* The points pk picked, copied into c, whose styles and titles are
+ * render's own. */
+static void chart_take(struct chart *c, const struct chart_pick *pk)
+{
+	c->cats = xcalloc(pk->ncats + 1, sizeof *c->cats);
+	for (size_t k = 0; k < pk->ncats; k++)
+		c->cats[k] = xstrdup(pk->cats[k]);
+	c->ncats = pk->ncats;
+	c->ser = xcalloc(pk->nser + 1, sizeof *c->ser);
+	for (size_t s = 0; s < pk->nser; s++) {
+		struct series *sr = &c->ser[s];
+		*sr = pk->ser[s];
+		sr->key = xstrdup(pk->ser[s].key);
+		sr->title = NULL;
+		sr->pts = xcalloc(sr->n + 1, sizeof *sr->pts);
+		memcpy(sr->pts, pk->ser[s].pts, sr->n * sizeof *sr->pts);
+	}
+	c->nser = pk->nser;
+	c->labels = xcalloc(pk->nlabels + 1, sizeof *c->labels);
+	for (size_t i = 0; i < pk->nlabels; i++) {
+		c->labels[i] = pk->labels[i];
+		c->labels[i].value = xstrdup(pk->labels[i].value);
+		c->labels[i].words = xstrdup(pk->labels[i].words);
+	}
+	c->nlabels = pk->nlabels;
+}
+
+/* plot_render's chart; deferred (plot_prepare): left for plot_draw to
+ * draw. */
+static int plot_make(struct plot_memo *memo, const struct chart_pick *pk,
+                     const char *path, const struct bundle_view *v,
+                     const char *site_dir, int deferred, struct plot *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!ov && plot_memo_take(memo, d, v, site_dir, out))
+	if (pk->why) {
+		out->error = xstrdup(pk->shown);
+		return -1;
+	}
+	if (plot_memo_take(memo, pk->src, v, site_dir, out))
 		return 0;
 	struct chart c = {0};
 	struct buf gp = BUF_INIT, csv = BUF_INIT;
-	int rc = -1;
+	const struct directive *d = &pk->d;
 	c.d = d;
-	c.jo = jo;
-	c.ov = ov;
+	c.jo = pk->jo;
+	c.mark_title = pk->overlay ? pk->mark_title : NULL;
+	c.nmarked = pk->nringed;
 	c.path = path;
-	c.xf = dir_opt(d, "x");
-	c.yf = dir_opt(d, "y");
-	c.sf = dir_opt(d, "series");
+	c.xf = pk->xf;
+	c.yf = pk->yf;
+	c.sf = pk->sf;
 	c.xlabel = dir_opt(d, "xlabel");
 	c.ylabel = dir_opt(d, "ylabel");
 	c.xunit = dir_opt(d, "x-unit");
 	c.yunit = dir_opt(d, "y-unit");
-	c.logx = dir_opt(d, "logx") ? atoi(dir_opt(d, "logx")) : 0;
+	c.logx = pk->logx;
 	c.logy = dir_opt(d, "logy") ? atoi(dir_opt(d, "logy")) : 0;
-	if (chart_yscale(&c, out) != 0 || chart_select(&c, v, r, out) != 0 ||
-	    chart_limits(&c, out) != 0 ||
-	    chart_titles(&c, out) != 0)
-		goto out;
+	c.yscale = pk->yscale;
+	c.bars = pk->bars;
+	out->npoints = pk->npoints;
+	out->nwrong = pk->nwrong;
+	chart_take(&c, pk);
+	chart_limits(&c, out);
+	chart_titles(&c);
 	c.as_points = c.bars && c.logy;
 	chart_ranges(&c);
 	out->coincide = chart_coincide(&c);
-	if (chart_styles(&c, out) != 0)
-		goto out;
+	chart_styles(&c);
 	chart_layout(&c, WIDE);
 	chart_layout(&c, NARROW);
 	out->width = chart_width[WIDE];
@@ -542,45 +342,35 @@ static int plot_make(struct plot_memo *memo, const struct directive *d,
 	chart_hover_make(&c, out);
 	chart_csv(&c, &csv);
 	chart_script(&c, v->dir, &gp);
-	rc = chart_draw(&c, site_dir, &gp, &csv, deferred, out);
-out:
+	int rc = chart_draw(&c, site_dir, &gp, &csv, deferred, out);
+	if (pk->overlay)
+		chart_overlay_words(pk, out);
 	chart_free(&c);
 	buf_free(&gp);
 	buf_free(&csv);
 	return rc;
 }
 
-int plot_render(struct plot_memo *memo, const struct directive *d,
-                const struct judged_opt *jo, const char *path,
-                const struct bundle_view *v, const char *site_dir,
-                struct plot *out)
+int plot_render(struct plot_memo *memo, const struct chart_pick *pk,
+                const char *path, const struct bundle_view *v,
+                const char *site_dir, struct plot *out)
 {
-	return plot_make(memo, d, jo, path, v, NULL, site_dir, 0, NULL, out);
+	return plot_make(memo, pk, path, v, site_dir, 0, out);
 }
 
-int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
-                        const char *path, const struct bundle_view *v,
-                        const struct exp_result *r, const char *site_dir,
-                        const struct plot_overlay *ov, struct plot *out)
-{
-	return plot_make(NULL, d, jo, path, v, r, site_dir, 0, ov, out);
-}
-
-char *plot_prepare(struct plot_memo *memo, const struct directive *d,
-                   const struct judged_opt *jo, const char *path,
-                   const struct bundle_view *v, const char *site_dir)
+char *plot_prepare(struct plot_memo *memo, const struct chart_pick *pk,
+                   const char *path, const struct bundle_view *v,
+                   const char *site_dir)
 {
 	struct plot p;
 	char *name = NULL;
-	diag_quiet(1);
-	int rc = plot_make(NULL, d, jo, path, v, NULL, site_dir, 1, NULL, &p);
-	diag_quiet(0);
+	int rc = plot_make(NULL, pk, path, v, site_dir, 1, &p);
 	if (rc == 0 && p.pending)
-		name = xasprintf("%s.gp", d->id);
-	/* A chart that failed is made again where its page reports it. */
+		name = xasprintf("%s.gp", pk->d.id);
+	/* A chart that failed is made again where its page shows it. */
 	if (rc == 0 && p.svg) {
 		*ARRAY_PUSH(memo->v, memo->n) =
-			(struct memo){d, v, xstrdup(site_dir), p};
+			(struct memo){pk->src, v, xstrdup(site_dir), p};
 	} else {
 		plot_free(&p);
 	}

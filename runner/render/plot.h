@@ -6,9 +6,10 @@
  * with the same text size, for phones. A chart is redrawn only when its
  * script changed.
  *
- * The points are selected once, and everything said about the chart comes
- * from that selection: the SVGs, the alt text and the caption's note on
- * series that coincide. Its where: and limits are the judge's.
+ * The points are the judge's pick (judge/chart_pick.h), and everything
+ * said about the chart comes from them: the SVGs, the alt text, the
+ * caption's note on series that coincide, and an overlay's note on the
+ * machines it draws. Its where: and limits are the judge's too.
  *
  * Styles: series take colours from Okabe and Ito's colour-blind-safe
  * palette, with a marker each and dashes once the colours run out, so no
@@ -27,32 +28,22 @@
 #include "book/chapter.h"
 
 struct bundle_view; /* judge/view.h */
-struct judged_opt; /* judge.h */
 #include "render/chart.h"
 
 /*
- * Draw chart d of chapter path from the records of v's bundle
- * (view_records), with jo its options as the
- * judge valued them there (its where: and limits; one per option of d,
- * judge.h), into site_dir/fig, and
- * describe it (out->alt, out->coincide; struct plot is in chart.h) from
- * the same points, or take it from memo (NULL: none) where plot_prepare
- * made it. Returns 0, or -1 with out->error set (and reported,
- * here or by the judge) when the directive or its data is wrong. A missing gnuplot is not an
- * error: out->note says so. The caller frees out with plot_free.
+ * Draw the chart pk picked (judge/chart_pick.h), of chapter path, from
+ * the records of v's bundle, into site_dir/fig, and describe it
+ * (out->alt, out->coincide; struct plot is in chart.h) from the same
+ * points, or take it from memo (NULL: none) where plot_prepare made it.
+ * Returns 0, or -1 with out->error set: pk's problem (the judge reported
+ * it), or gnuplot's failure (out->problem: the caller has it reported).
+ * A missing gnuplot is not an error: out->note says so. The caller frees
+ * out with plot_free.
  */
 struct plot_memo;
-int plot_render(struct plot_memo *memo, const struct directive *d,
-                const struct judged_opt *jo, const char *path,
-                const struct bundle_view *v, const char *site_dir,
-                struct plot *out);
-/* plot_render of the records r (borrowed) in place of those of d's data,
- * with what an overlay of machines adds to each of them (ov, borrowed;
- * chart.h). */
-int plot_render_overlay(const struct directive *d, const struct judged_opt *jo,
-                        const char *path, const struct bundle_view *v,
-                        const struct exp_result *r, const char *site_dir,
-                        const struct plot_overlay *ov, struct plot *out);
+int plot_render(struct plot_memo *memo, const struct chart_pick *pk,
+                const char *path, const struct bundle_view *v,
+                const char *site_dir, struct plot *out);
 /* Free what out holds; NULL does nothing. */
 void plot_free(struct plot *p);
 
@@ -67,9 +58,9 @@ void plot_free(struct plot *p);
  * reports one that is not drawn. plot_memo_free frees the memo and what
  * was not taken; NULL does nothing.
  */
-char *plot_prepare(struct plot_memo *memo, const struct directive *d,
-                   const struct judged_opt *jo, const char *path,
-                   const struct bundle_view *v, const char *site_dir);
+char *plot_prepare(struct plot_memo *memo, const struct chart_pick *pk,
+                   const char *path, const struct bundle_view *v,
+                   const char *site_dir);
 struct plot_memo *plot_memo_new(void);
 void plot_memo_free(struct plot_memo *memo);
 

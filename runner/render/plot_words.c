@@ -225,3 +225,43 @@ char *chart_alt(const struct chart *c, const char *coincide)
 		buf_printf(&a, " A reference line marks %s.", c->lim[i].text);
 	return buf_detach(&a);
 }
+
+void chart_overlay_words(const struct chart_pick *pk, struct plot *out)
+{
+	struct buf note = BUF_INIT;
+	buf_printf(&note, "Machines overlaid: %s.", *pk->drawn ? pk->drawn
+	                                                        : "none");
+	if (*pk->missing)
+		buf_printf(&note, " The data of this chart was not measured on %s.",
+		           pk->missing);
+	if (pk->runs)
+		buf_puts(&note, " Thick bars span the medians of each point's runs; "
+		                "whiskers, where drawn, its slowest and fastest "
+		                "repetition.");
+	if (!pk->nmarked && pk->others) {
+		buf_printf(&note, " No point drawn differs from %s beyond its "
+		           "noise.", pk->base);
+	} else if (pk->nmarked) {
+		buf_printf(&note, " Ringed: %zu point%s slower or faster than on %s "
+		           "beyond %s noise, by more than %s band (the Machines page "
+		           "lists them all): %s", pk->nmarked, plural(pk->nmarked),
+		           pk->base, pk->nmarked == 1 ? "its" : "their",
+		           pk->nmarked == 1 ? "its" : "their", pk->marked);
+		if (pk->nmarked > CHART_MARKS_LISTED)
+			buf_printf(&note, "; and %zu more",
+			           pk->nmarked - CHART_MARKS_LISTED);
+		buf_putc(&note, '.');
+		if (out->alt) {
+			char *alt = xasprintf("%s Ringed: %zu point%s judged beyond "
+			                      "noise against %s, listed below the "
+			                      "chart.", out->alt, pk->nmarked,
+			                      plural(pk->nmarked), pk->base);
+			free(out->alt);
+			out->alt = alt;
+		}
+	}
+	if (out->note)
+		buf_printf(&note, " %s", out->note);
+	free(out->note);
+	out->note = buf_detach(&note);
+}

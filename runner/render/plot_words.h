@@ -33,4 +33,10 @@ char *chart_coincide(struct chart *c);
  * with coincide (chart_coincide's, or NULL) said in it. Caller frees. */
 char *chart_alt(const struct chart *c, const char *coincide);
 
+/* An overlay's note under its chart (out->note, before what is there):
+ * the machines drawn and those lacking the data, what its bars mean, and
+ * the points judged beyond noise against the base, also counted in
+ * out->alt. */
+void chart_overlay_words(const struct chart_pick *pk, struct plot *out);
+
 #endif

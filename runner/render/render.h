@@ -68,6 +68,16 @@ struct site_stats {
 	int claims_failed;
 	int pages_written;
 	int charts_drawn;
+	/* What went wrong while the site was written, for the command to
+	 * report (box.h's site_problem): a reference that names nothing,
+	 * gnuplot's failure, a file it could not read. The caller frees
+	 * each's file and msg, and the array. */
+	struct site_problem {
+		char *file; /* or NULL: the site's own */
+		int line;
+		char *msg;
+	} *problems;
+	size_t nproblems;
 };
 
 /* A chapter's headings with their values computed. */

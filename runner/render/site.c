@@ -201,7 +201,8 @@ static int book_page(const struct site_ctx *s, char (*key)[33], int pdf_link)
  * modification time, so the same size and time mean the same file, as rsync
  * judges, and an up-to-date site reads none of them.
  */
-static int copy_if_changed(const char *src, const char *dst, int *written)
+static int copy_if_changed(struct site_stats *st, const char *src,
+                           const char *dst, int *written)
 {
 	struct stat a, z;
 	input_note(src);
@@ -212,7 +213,8 @@ static int copy_if_changed(const char *src, const char *dst, int *written)
 	size_t len;
 	char *data = file_read(src, &len);
 	if (!data) {
-		diag("cannot read %s: %s", src, strerror(errno));
+		site_problem(st, NULL, 0, "cannot read %s: %s", src,
+		             strerror(errno));
 		return -1;
 	}
 	int rc = mkdir_parents(dst) == 0 ? file_write_atomic(dst, data, len) : -1;
@@ -240,7 +242,7 @@ static int copy_assets(const struct site_ctx *s)
 		if (path_check_inside(src) != 0)
 			rc = -1;
 		else
-			rc |= copy_if_changed(src, dst, &dummy);
+			rc |= copy_if_changed(s->st, src, dst, &dummy);
 		free(src);
 		free(dst);
 	}
@@ -248,7 +250,7 @@ static int copy_assets(const struct site_ctx *s)
 		char *src = view_machine_path(v);
 		dst = path_join(o->dir, "data/machine.json");
 		if (file_exists(src))
-			rc |= copy_if_changed(src, dst, &dummy);
+			rc |= copy_if_changed(s->st, src, dst, &dummy);
 		free(src);
 		free(dst);
 	}
@@ -259,7 +261,7 @@ static int copy_assets(const struct site_ctx *s)
 			char *rec = view_records_path(v, id);
 			dst = xasprintf("%s/data/%s.jsonl", o->dir, id);
 			if (file_exists(rec))
-				rc |= copy_if_changed(rec, dst, &dummy);
+				rc |= copy_if_changed(s->st, rec, dst, &dummy);
 			free(rec);
 			free(dst);
 			free(id);
@@ -270,7 +272,7 @@ static int copy_assets(const struct site_ctx *s)
 			const char *src = e->sources ? e->sources[k] : e->source;
 			dst = xasprintf("%s/src/%s", o->dir, src);
 			if (file_exists(src))
-				rc |= copy_if_changed(src, dst, &dummy);
+				rc |= copy_if_changed(s->st, src, dst, &dummy);
 			free(dst);
 		}
 	}
@@ -369,9 +371,11 @@ static void charts_draw(struct site_ctx *s, const int *fresh)
 			c.figures++;
 			if (kept)
 				continue;
-			char *name = plot_prepare(s->memo, d,
-			                          judge_opts(s->o->machines->jb, i, k, 0),
-			                          ch->path, s->v, s->o->dir);
+			struct chart_pick pk;
+			chart_pick(s->o->machines, i, k, d, ch->path, &pk);
+			char *name = plot_prepare(s->memo, &pk, ch->path, s->v,
+			                          s->o->dir);
+			chart_pick_free(&pk);
 			if (name)
 				*ARRAY_PUSH(names, n) = name;
 		}
@@ -466,7 +470,8 @@ int site_render(struct book *bk, const struct site_opts *o,
 	}
 	char *tmpl = file_read(tpath, NULL);
 	if (!tmpl) {
-		diag("cannot read the page template %s: %s", tpath, strerror(errno));
+		site_problem(st, NULL, 0, "cannot read the page template %s: %s",
+		             tpath, strerror(errno));
 		free(tpath);
 		return -1;
 	}

@@ -25,7 +25,8 @@
 
 /* Write the site of the bundle o->machines->views[0] shows (struct
  * site_opts and site_stats are in render.h). Returns 0, or -1 when a file
- * could not be written. */
+ * could not be written. It reports nothing: what it found wrong that the
+ * judge did not is in st->problems, for the caller to report. */
 int site_render(struct book *bk, const struct site_opts *o,
                 struct site_stats *st);
 

@@ -132,7 +132,7 @@ void table_html(struct page_ctx *c, const struct directive *d,
 		if (filter_match(where, r->rows[i]))
 			*ARRAY_PUSH(rows, nrows) = r->rows[i];
 	if (r->error) {
-		partial_report(c, d->line, data, r->error);
+		partial_count(c, data);
 		buf_puts(out, "<p class=\"note partial\">These rows stop before a "
 		         "malformed line of the records: ");
 		buf_puts_html(out, r->error);

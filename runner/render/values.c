@@ -46,13 +46,13 @@ static void value_make(struct page_ctx *c, const void *arg,
                        struct buf *out);
 
 /* Show err, a problem of the value at line (what: as written), where the
- * value would stand, and count it; report it too when report (the judge
- * reports the problems of values). */
+ * value would stand, and count it; hand it to the command to report too
+ * when report (the judge reports the problems of values). */
 static void inline_error(struct page_ctx *c, int line, const char *what,
                          const char *err, int report, struct buf *out)
 {
 	if (report)
-		diag_at(c->ch->path, line, "%s: %s", what, err);
+		site_problem(c->s->st, c->ch->path, line, "%s: %s", what, err);
 	c->errors++;
 	buf_puts(out, "<span class=\"inline-error\" title=\"");
 	buf_printf(out, "%s:%d: ", c->ch->path, line);
@@ -193,7 +193,7 @@ static void value_make(struct page_ctx *c, const void *arg,
 		break;
 	}
 	if (v->partial) {
-		partial_report(c, e->line, v->partial_id, v->partial);
+		partial_count(c, v->partial_id);
 		partial_open(out, v);
 	}
 	if (e->check) {

@@ -43,3 +43,14 @@ cc -c -o fake/base/low.o low.c && cc -c -o fake/cli/top.o top.c ||
 OUT=$("$ROOT/tools/check-calls" --obj fake); RC=$?
 expect_rc 1
 expect_err "a call up: base/low -> cli/top: top"
+# render reports nothing: a call to base/diag.h's functions from a file of
+# render/, planted past the headers, is named (the real objects were
+# checked above, with the rest).
+mkdir -p fake2/base fake2/render
+printf 'void diag_at(const char *f, int l, const char *m, ...) {}\n' > diag.c
+printf 'void diag_at(const char *f, int l, const char *m, ...);\nvoid fig(void) { diag_at("c.md", 3, "x"); }\n' > fig.c
+cc -c -o fake2/base/diag.o diag.c && cc -c -o fake2/render/figure.o fig.c ||
+	fail "cc could not build the fake objects"
+OUT=$("$ROOT/tools/check-calls" --obj fake2); RC=$?
+expect_rc 1
+expect_err "a report from render: render/figure: diag_at"

@@ -40,3 +40,44 @@ expect_err "chapters/01-a.md:24: error: chart 'c3': limit: experiment 'sq' has n
 expect_err "chapters/01-a.md:29: error: table: experiment 'sq' has no field 'zz'"
 expect_html a.html "This chart could not be drawn"
 expect_html a.html "This table could not be made"
+# Each is reported once, by the judge, before the site: again when
+# nothing changed (the check is kept in the store), and after a prose
+# edit that makes the page again.
+once() {
+	[ "$(printf '%s\n' "$OUT" | grep -c -- "$1")" = 1 ] ||
+		fail "'$1' reported other than once: $OUT"
+}
+for pass in cold warm prose; do
+	[ $pass = prose ] && sed -i 's/^# A$/# A, again/' chapters/01-a.md
+	[ $pass = cold ] || build
+	expect_rc 1
+	once "chart 'c1': experiment 'sq' has no field 'gflops'"
+	once "chart 'c2': no records of 'sq' to draw"
+	once "chart 'c3': limit: experiment 'sq' has no field 'nope'"
+	once "table: experiment 'sq' has no field 'zz'"
+	expect_html a.html "chart &#39;c1&#39;: experiment &#39;sq&#39; has no field"
+done
+# A chart of an experiment that ran and wrote no records: a warning at
+# its line, once, and the page says so.
+kernel none <<'C'
+#include <stdio.h>
+int main(void) { puts("no records"); return 0; }
+C
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} none
+source: kernels/none/none.c
+```
+
+```{chart} e1
+data: none
+x: n
+y: y
+```
+MD
+for pass in cold warm; do
+	build
+	once "chapters/01-a.md:7: warning: chart 'e1': no results for experiment 'none' yet"
+	expect_html a.html "no results for experiment &#39;none&#39; yet"
+done
