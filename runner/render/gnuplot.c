@@ -5,6 +5,7 @@
  */
 #include "render/gnuplot.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -470,6 +471,9 @@ int chart_draw(const struct chart *c, const char *site_dir,
 				out->drawn = out->redrawn = 1;
 				rc = 0;
 			} else {
+				size_t n = strlen(rr.out);
+				while (n && isspace((unsigned char)rr.out[n - 1]))
+					rr.out[--n] = '\0';
 				out->problem = xasprintf("chart '%s': gnuplot failed: "
 				                         "%s", id, rr.out);
 				out->error = xasprintf("%s:%d: %s", c->path, c->d->line,

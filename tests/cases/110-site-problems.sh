@@ -1,0 +1,43 @@
+# What only writing the site can find is reported once, at its line, by
+# the command, though render/ reports nothing itself (case 00): gnuplot
+# failing on a chart, and a page template without {{ content }}.
+records_kernel sq
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} sq
+source: kernels/sq/sq.c
+```
+
+```{chart} c
+data: sq
+x: n
+y: y
+```
+MD
+# A gnuplot that says its version, and fails on every script.
+cat > fail-gnuplot <<'SH'
+#!/bin/sh
+[ "$1" = --version ] && { echo "gnuplot 6.0 patchlevel 0"; exit 0; }
+echo "plot: no such terminal" >&2
+exit 1
+SH
+chmod +x fail-gnuplot
+LABBOOK_GNUPLOT=$PWD/fail-gnuplot build
+expect_rc 1
+expect_err "chapters/01-a.md:7: error: chart 'c': gnuplot failed: plot: no such terminal"
+[ "$(printf '%s\n' "$OUT" | grep -c 'gnuplot failed')" = 1 ] ||
+	fail "reported other than once: $OUT"
+expect_html a.html "This chart could not be drawn"
+# With gnuplot back, the chart is drawn and the build passes.
+build
+expect_rc 0
+expect_file site/fig/c.svg
+# A template that has no place for the content: said once, and the build
+# fails.
+mkdir tmpl && cp "$ROOT"/templates/* tmpl/ &&
+	sed -i 's/{{content}}//' tmpl/page.html
+OUT=$(lb build --results res --site site2 --templates tmpl --quiet --no-run 2>&1)
+RC=$?
+expect_rc 1
+expect_err "labbook: error: the page template has no {{ content }}"
