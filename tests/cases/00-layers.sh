@@ -32,7 +32,7 @@ expect_err "runner/judge/facts.c:$(wc -l < r/judge/facts.c): judge includes meas
 # What the files call, read from the objects this suite was built from
 # (tools/check-calls): no cycle and no call up, in any stage; and a call up
 # planted past the headers is named.
-OUT=$("$ROOT/tools/check-calls" --obj "$(dirname "$LABBOOK")/obj"); RC=$?
+OUT=$("$ROOT/tools/check-calls" --src "$ROOT/runner" --obj "$(dirname "$LABBOOK")/obj"); RC=$?
 expect_rc 0
 [ -z "$OUT" ] || fail "check-calls reports: $OUT"
 mkdir -p fake/base fake/cli
