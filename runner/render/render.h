@@ -12,7 +12,10 @@
  * prints what all of them show. A file calls only files below it.
  *
  * A renderer has no side effects but the files it writes, and starts no
- * process but gnuplot (gnuplot.h). It reads no bundle: what it shows of
+ * process but gnuplot (gnuplot.h). It reports nothing: the judge has
+ * reported what is wrong with the book and its data, and what writing
+ * the site finds (gnuplot's failure, a reference to nothing) goes back to
+ * the command in struct site_stats. It reads no bundle: what it shows of
  * one it takes from judge/ (the bundle's view, judge/view.h; the bundles
  * compared, judge/machine_set.h; a bundle's history,
  * judge/history_site.h). Everything that came from an experiment or a
