@@ -18,7 +18,7 @@ struct opt_spec {
 	const char *key;
 	int required;
 	int repeat;
-	enum { V_TEXT, V_INT, V_BOOL, V_SHOW, V_GPUS, V_CC } type;
+	enum { V_TEXT, V_INT, V_LOG, V_BOOL, V_SHOW, V_GPUS, V_CC } type;
 };
 
 static const struct opt_spec experiment_opts[] = {
@@ -36,8 +36,8 @@ static const struct opt_spec experiment_opts[] = {
 static const struct opt_spec chart_opts[] = {
 	{"data", 1, 0, V_TEXT},   {"x", 1, 0, V_TEXT},
 	{"y", 1, 0, V_TEXT},      {"series", 0, 0, V_TEXT},
-	{"where", 0, 0, V_TEXT},  {"logx", 0, 0, V_INT},
-	{"logy", 0, 0, V_INT},    {"limit", 0, 1, V_TEXT},
+	{"where", 0, 0, V_TEXT},  {"logx", 0, 0, V_LOG},
+	{"logy", 0, 0, V_LOG},    {"limit", 0, 1, V_TEXT},
 	{"xlabel", 0, 0, V_TEXT}, {"ylabel", 0, 0, V_TEXT},
 	{"title", 0, 0, V_TEXT},  {"caption", 0, 0, V_TEXT},
 	{"x-unit", 0, 0, V_TEXT}, {"y-unit", 0, 0, V_TEXT},
@@ -128,6 +128,14 @@ static void check_value(const char *path, struct directive *d,
 			dir_fail(path, d, o->line,
 			         "option '%s' wants a positive whole number, not '%s'",
 			         o->key, v);
+		break;
+	case V_LOG: /* a log base: gnuplot takes none below 2 */
+		errno = 0;
+		long b = strtol(v, &end, 10);
+		if (*end || end == v || errno || b < 2 || b > 1000000)
+			dir_fail(path, d, o->line,
+			         "option '%s' wants the base of its log scale, a whole "
+			         "number from 2 (2 or 10), not '%s'", o->key, v);
 		break;
 	case V_BOOL:
 		if (strcmp(v, "true") && strcmp(v, "false"))

@@ -147,6 +147,13 @@ static int pick_row(struct chart_pick *pk, const cJSON *row, size_t i)
 	p.y *= pk->yscale;
 	p.lo *= pk->yscale;
 	p.hi *= pk->yscale;
+	/* Beyond 1e300 the axes' room round the data overflows a double. */
+	if (!(fabs(p.y) <= CHART_MAX_VALUE) || !(fabs(p.x) <= CHART_MAX_VALUE)) {
+		pk->nhuge++;
+		return -1;
+	}
+	p.has_err &= fabs(p.lo) <= CHART_MAX_VALUE &&
+	             fabs(p.hi) <= CHART_MAX_VALUE;
 	if (!row_number(row, "runs", &p.runs))
 		p.runs = 0;
 	if (!row_number(row, "reps", &p.reps))
@@ -232,6 +239,16 @@ static int pick_points(struct chart_pick *pk, const char *path,
 		                 many ? "series" : "points", data,
 		                 many && pk->sf ? pk->sf : pk->xf);
 	}
+	if (pk->nhuge)
+		return pick_fail(pk, path, dir_opt_line(d, dir_opt(d, "y-scale") ?
+		                                           "y-scale" : "y"),
+		                 "chart '%s': %zu record%s of '%s' ha%s %s or %s%s "
+		                 "beyond %g, more than a chart can draw; leave %s out "
+		                 "with where:", d->id, pk->nhuge,
+		                 pk->nhuge > 1 ? "s" : "", data,
+		                 pk->nhuge > 1 ? "ve" : "s", pk->xf, pk->yf,
+		                 dir_opt(d, "y-scale") ? " (times y-scale:)" : "",
+		                 CHART_MAX_VALUE, pk->nhuge > 1 ? "them" : "it");
 	if (!pk->npoints)
 		return pick_fail(pk, path, d->line, "chart '%s': no records of '%s' "
 		                 "to draw%s", d->id, data, dir_opt(d, "where") ?

@@ -26,6 +26,8 @@
  * error at its directive. */
 #define CHART_MAX_SERIES 64
 #define CHART_MAX_POINTS 20000
+/* The largest value a chart draws, x or y. */
+#define CHART_MAX_VALUE 1e300
 
 struct point {
 	double x, y, lo, hi;
@@ -85,6 +87,8 @@ struct chart_pick {
 	size_t nlabels;
 	size_t npoints;
 	size_t nwrong;   /* records marked "correct": false, left out */
+	size_t nhuge;    /* records whose x or y (times y-scale:) is beyond
+	                    CHART_MAX_VALUE: an error */
 	size_t nringed;  /* points drawn judged beyond noise (overlays) */
 	/* An overlay's: each machine drawn (its card in brackets) and each
 	 * whose records lack the data, as lists of names; the first points

@@ -81,3 +81,43 @@ for pass in cold warm; do
 	once "chapters/01-a.md:7: warning: chart 'e1': no results for experiment 'none' yet"
 	expect_html a.html "no results for experiment &#39;none&#39; yet"
 done
+# A log scale of base 1 (a yes, to a reader) is an error of the
+# directive, at its line, as every command loads it; a value too large to
+# draw is the chart's, not gnuplot's "undefined variable: inf".
+kernel big <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fprintf(f, "{\"n\":1,\"y\":1e308}\n{\"n\":2,\"y\":3}\n");
+	fclose(f);
+	return 0;
+}
+C
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} big
+source: kernels/big/big.c
+```
+
+```{chart} b1
+data: big
+x: n
+y: y
+logy: 1
+```
+
+```{chart} b2
+data: big
+x: n
+y: y
+y-scale: 2
+```
+MD
+build
+expect_rc 1
+expect_err "chapters/01-a.md:11: error: option 'logy' wants the base of its log scale, a whole number from 2 (2 or 10), not '1'"
+once "chapters/01-a.md:18: error: chart 'b2': 1 record of 'big' has n or y (times y-scale:) beyond 1e+300"
+expect_no_err "gnuplot failed"
