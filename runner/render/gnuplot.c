@@ -80,6 +80,22 @@ static void gp_str(struct buf *b, const char *s)
 	buf_putc(b, '\'');
 }
 
+/* gnuplot's command to change to dir, in single quotes with each ' doubled:
+ * a folder named O'Brien, or one whose name holds gnuplot commands, is
+ * only a name. */
+static char *gp_cd(const char *dir)
+{
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "cd '");
+	for (const char *p = dir; *p; p++) {
+		if (*p == '\'')
+			buf_putc(&b, '\'');
+		buf_putc(&b, *p);
+	}
+	buf_putc(&b, '\'');
+	return buf_detach(&b);
+}
+
 /* A tick's text on a numeric x axis. */
 static void tick_put(struct buf *b, const struct chart *c, double v)
 {
@@ -460,7 +476,7 @@ int chart_draw(const struct chart *c, const char *site_dir,
 		                    "drawn; its data and script are linked below");
 		rc = 0;
 	} else if (file_write_atomic(gp_path, gp->data, gp->len) == 0) {
-		char *cd = xasprintf("cd '%s'", figdir);
+		char *cd = gp_cd(figdir);
 		char *gpname = xasprintf("%s.gp", id);
 		char *argv[] = {(char *)gnuplot(), "-e", cd, gpname, NULL};
 		struct run_result rr;
@@ -514,7 +530,7 @@ int plot_draw(const char *site_dir, char *const *names, size_t n)
 	if (!n)
 		return 0;
 	char *figdir = path_join(site_dir, "fig");
-	char *cd = xasprintf("cd '%s'", figdir);
+	char *cd = gp_cd(figdir);
 	char **argv = xcalloc(4 + 3 * n, sizeof *argv);
 	size_t k = 0;
 	argv[k++] = (char *)gnuplot();

@@ -41,3 +41,12 @@ OUT=$(lb build --results res --site site2 --templates tmpl --quiet --no-run 2>&1
 RC=$?
 expect_rc 1
 expect_err "labbook: error: the page template has no {{ content }}"
+# A site folder whose name has a quote, or gnuplot commands, is only a
+# name to gnuplot: the charts are drawn in it, and nothing else runs.
+build --site "O'Brien's site"
+expect_rc 0
+expect_file "O'Brien's site/fig/c.svg"
+build --site "x';system 'touch pwned';'"
+expect_rc 0
+expect_file "x';system 'touch pwned';'/fig/c.svg"
+expect_no_file pwned
