@@ -10,6 +10,7 @@
 #include "judge/judge.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +23,8 @@
 static const double levels[] = {1.02, 1.05, 1.1, 1.2, 1.5, 2.0, 4.0, 8.0};
 #define NLEVELS (sizeof levels / sizeof levels[0])
 /* A column of more records than this is changed one record at a time
- * only at the records that hold its least, greatest and middle value,
- * and its first and last. */
+ * only at its first and last records and, of those that hold its least,
+ * its greatest and each middle value, the noisiest. */
 #define ROWS_EACH 8
 
 /* One thing to change: numbers scaled together, or one truth value
@@ -77,13 +78,19 @@ static int record_timed(const cJSON *row)
 	return cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, RECORD_MEDIAN));
 }
 
-/* The index of row among r's records. */
-static size_t row_index(const struct exp_result *r, const cJSON *row)
+/* The index of row among r's records, looked for from *from on (a read's
+ * records come in their experiment's order), and *from set past it. */
+static size_t row_index(const struct exp_result *r, const cJSON *row,
+                        size_t *from)
 {
-	size_t k = 0;
-	while (k < r->nrows && r->rows[k] != row)
-		k++;
-	return k;
+	for (size_t j = 0; j < r->nrows; j++) {
+		size_t k = (*from + j) % r->nrows;
+		if (r->rows[k] == row) {
+			*from = k + 1;
+			return k;
+		}
+	}
+	return r->nrows;
 }
 
 /* The target named what (owned), made if new. */
@@ -103,14 +110,37 @@ static struct target *target_get(struct teeth *t, char *what, double noise)
 	return tg;
 }
 
+/* Add cell to tg; a cell added twice is kept once (targets_dedup). */
 static void target_add(struct target *tg, cJSON *cell)
 {
-	for (size_t i = 0; i < tg->n; i++)
-		if (tg->cells[i] == cell)
-			return;
 	*ARRAY_PUSH(tg->cells, tg->n) = cell;
 	tg->orig = xrealloc(tg->orig, tg->n * sizeof *tg->orig);
 	tg->orig[tg->n - 1] = cell->valuedouble;
+}
+
+static int cmp_cell(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(cJSON *const *)a;
+	uintptr_t y = (uintptr_t)*(cJSON *const *)b;
+	return (x > y) - (x < y);
+}
+
+/* Each target's cells, each once, with the value it had. */
+static void targets_dedup(struct teeth *t)
+{
+	for (size_t i = 0; i < t->nt; i++) {
+		struct target *tg = &t->t[i];
+		if (tg->n < 2)
+			continue;
+		qsort(tg->cells, tg->n, sizeof *tg->cells, cmp_cell);
+		size_t k = 0;
+		for (size_t j = 0; j < tg->n; j++)
+			if (!k || tg->cells[j] != tg->cells[k - 1])
+				tg->cells[k++] = tg->cells[j];
+		tg->n = k;
+		for (size_t j = 0; j < k; j++)
+			tg->orig[j] = tg->cells[j]->valuedouble;
+	}
 }
 
 /* Is field of row a time, or a rate made from one (lab.h's rates carry
@@ -176,25 +206,60 @@ static double cell_noise(struct teeth *t, const struct eval_read *rd,
 	return isnan(noise) ? noise : fmax(noise, COMPARE_MIN_NOISE);
 }
 
-/* Is record i one of those changed alone, among the n of read rd? */
-static int row_chosen(const struct eval_read *rd, size_t i)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The values of read rd's field, sorted, for row_chosen (*m of them;
+ * caller frees). */
+static double *read_sorted(const struct eval_read *rd, size_t *m)
+{
+	double *v = xcalloc(rd->n + 1, sizeof *v);
+	*m = 0;
+	for (size_t k = 0; k < rd->n; k++)
+		if (row_number(rd->rows[k], rd->field, &v[*m]))
+			(*m)++;
+	qsort(v, *m, sizeof *v, cmp_double);
+	return v;
+}
+
+/* Which of the records changed alone record i of read rd (v: its m
+ * values sorted) may be: ROW_ALWAYS, the first or the last, or any of a
+ * few; else it holds the least (ROW_LEAST), the greatest (ROW_MOST) or a
+ * middle value (ROW_MID, ROW_MID2: an even count has two); 0: none. */
+enum { ROW_LEAST = 1, ROW_MOST = 2, ROW_MID = 4, ROW_MID2 = 8, ROW_ALWAYS = 16 };
+static unsigned row_class(const struct eval_read *rd, size_t i,
+                          const double *v, size_t m)
 {
 	if (rd->n <= ROWS_EACH || i == 0 || i + 1 == rd->n)
-		return 1;
-	double x, lo = INFINITY, hi = -INFINITY;
-	size_t below = 0, above = 0;
-	if (!row_number(rd->rows[i], rd->field, &x))
+		return ROW_ALWAYS;
+	double x;
+	if (!m || !row_number(rd->rows[i], rd->field, &x))
 		return 0;
-	for (size_t k = 0; k < rd->n; k++) {
-		double y;
-		if (!row_number(rd->rows[k], rd->field, &y))
-			continue;
-		lo = fmin(lo, y);
-		hi = fmax(hi, y);
-		below += y < x;
-		above += y > x;
+	size_t lo = 0, hi = m; /* below: the values less than x */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return x == lo || x == hi || (below <= rd->n / 2 && above <= rd->n / 2);
+	size_t below = lo;
+	hi = m; /* above: the values greater than x */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t above = m - lo;
+	int middle = below <= rd->n / 2 && above <= rd->n / 2;
+	return (x == v[0] ? ROW_LEAST : 0) | (x == v[m - 1] ? ROW_MOST : 0) |
+	       (middle && x == v[(m - 1) / 2] ? ROW_MID : 0) |
+	       (middle && x != v[(m - 1) / 2] ? ROW_MID2 : 0);
 }
 
 /* Targets of the truth values read rd selects by: in the first record of
@@ -237,21 +302,48 @@ static void targets_make(struct teeth *t, const struct eval_reads *reads)
 		struct exp_result *er = bundle_get(t->b, rd->id);
 		int exact = is_static(rd->id) || field_counts(er, rd->field);
 		flags_make(t, rd, er);
+		size_t m, from = 0, every = SIZE_MAX;
+		double *v = read_sorted(rd, &m);
+		/* Of the records that hold the least, the greatest or a middle
+		 * value, one each is changed alone: the noisiest, which is the
+		 * nearest to flipping in noise bands. */
+		size_t *ks = xcalloc(rd->n + 1, sizeof *ks);
+		double *noise = xcalloc(rd->n + 1, sizeof *noise);
+		unsigned *cls = xcalloc(rd->n + 1, sizeof *cls);
+		size_t best[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
 		for (size_t i = 0; i < rd->n; i++) {
 			cJSON *cell = cJSON_GetObjectItemCaseSensitive(
 			    (cJSON *)rd->rows[i], rd->field);
 			if (!cJSON_IsNumber(cell))
 				continue;
-			size_t k = row_index(er, rd->rows[i]);
-			double noise = exact ? NAN : cell_noise(t, rd, er, i, k);
-			target_add(target_get(t, xasprintf("every %s.%s", rd->id,
-			                                   rd->field), noise),
+			ks[i] = row_index(er, rd->rows[i], &from);
+			noise[i] = exact ? NAN : cell_noise(t, rd, er, i, ks[i]);
+			if (every == SIZE_MAX)
+				every = (size_t)(target_get(t, xasprintf("every %s.%s",
+				                                         rd->id, rd->field),
+				                            noise[i]) - t->t);
+			else if (noise[i] > t->t[every].noise)
+				t->t[every].noise = noise[i];
+			target_add(&t->t[every], cell);
+			cls[i] = row_class(rd, i, v, m);
+			for (int c = 0; c < 4; c++)
+				if ((cls[i] & 1u << c) &&
+				    (best[c] == SIZE_MAX || noise[i] > noise[best[c]]))
+					best[c] = i;
+		}
+		for (int c = 0; c < 4; c++)
+			if (best[c] != SIZE_MAX)
+				cls[best[c]] |= ROW_ALWAYS;
+		for (size_t i = 0; i < rd->n; i++) {
+			if (!(cls[i] & ROW_ALWAYS))
+				continue;
+			cJSON *cell = cJSON_GetObjectItemCaseSensitive(
+			    (cJSON *)rd->rows[i], rd->field);
+			size_t k = ks[i];
+			target_add(target_get(t, xasprintf("%s.%s of record %zu",
+			                                   rd->id, rd->field, k + 1),
+			                      noise[i]),
 			           cell);
-			if (row_chosen(rd, i))
-				target_add(target_get(t, xasprintf("%s.%s of record %zu",
-				                                   rd->id, rd->field, k + 1),
-				                      noise),
-				           cell);
 			if (exact && cell->valuedouble == 0) {
 				struct target *tg = target_get(
 				    t, xasprintf("%s.%s of record %zu made 1", rd->id,
@@ -260,7 +352,12 @@ static void targets_make(struct teeth *t, const struct eval_reads *reads)
 				target_add(tg, cell);
 			}
 		}
+		free(ks);
+		free(noise);
+		free(cls);
+		free(v);
 	}
+	targets_dedup(t);
 }
 
 /* Change tg's cells: numbers scaled by f from what they were, a zero
