@@ -58,6 +58,7 @@ char *ptxas_parse(const char *text)
 	struct buf out = BUF_INIT;
 	cJSON *rec = NULL;
 	char *save = NULL;
+	int props_own = 0; /* the next stack frame line is the entry's */
 	for (char *l = strtok_r(log, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		const char *q;
 		long a, b2, c;
@@ -72,6 +73,7 @@ char *ptxas_parse(const char *text)
 			char *m = xstrndup(q, strcspn(q, "'"));
 			char *name = kernel_name(m);
 			rec = cJSON_CreateObject();
+			props_own = 1;
 			cJSON_AddStringToObject(rec, "kernel", name);
 			cJSON_AddStringToObject(rec, "symbol", m);
 			const char *arch = strstr(q, "for '");
@@ -82,9 +84,19 @@ char *ptxas_parse(const char *text)
 			}
 			free(m);
 			free(name);
-		} else if (rec && sscanf(l, " %ld bytes stack frame, %ld bytes spill "
-		                         "stores, %ld bytes spill loads", &a, &b2,
-		                         &c) == 3) {
+		} else if ((q = strstr(l, "Function properties for "))) {
+			/* Whose the stack frame line after it is: the entry's, or
+			 * a device function's (-rdc), which is not the entry's. */
+			q += strlen("Function properties for ");
+			const cJSON *sym = cJSON_GetObjectItem(rec, "symbol");
+			char *name = xstrdup(q);
+			props_own = rec && cJSON_IsString(sym) &&
+			            !strcmp(str_trim(name), sym->valuestring);
+			free(name);
+		} else if (rec && props_own &&
+		           sscanf(l, " %ld bytes stack frame, %ld bytes spill "
+		                  "stores, %ld bytes spill loads", &a, &b2, &c) == 3) {
+			props_own = 0;
 			cJSON_AddNumberToObject(rec, "stack_bytes", (double)a);
 			cJSON_AddNumberToObject(rec, "spill_store_bytes", (double)b2);
 			cJSON_AddNumberToObject(rec, "spill_load_bytes", (double)c);

@@ -34,6 +34,27 @@ static int row_check(const cJSON *row, char **why)
 	return 0;
 }
 
+/* A copy of the n bytes at l in which each escaped NUL (\u0000) of a
+ * string is an escaped U+2400, which shows it (␀), or NULL when l holds
+ * none: a C string ends at a NUL, and all after it would be lost. */
+static char *nul_escapes_shown(const char *l, size_t n)
+{
+	if (!memchr(l, '\\', n))
+		return NULL;
+	char *c = NULL;
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (l[i] != '\\')
+			continue;
+		if (i + 5 < n && !memcmp(l + i + 1, "u0000", 5)) {
+			if (!c)
+				c = xstrndup(l, n);
+			memcpy(c + i + 1, "u2400", 5);
+		}
+		i++; /* the escaped character: \\u0000 is a backslash, then text */
+	}
+	return c;
+}
+
 int records_parse_n(const char *text, size_t len, cJSON ***rows, size_t *nrows,
                     char **err)
 {
@@ -45,8 +66,12 @@ int records_parse_n(const char *text, size_t len, cJSON ***rows, size_t *nrows,
 		const char *l = p, *lend = p + n;
 		p += n + (nl ? 1 : 0);
 		line++;
-		char *why = NULL;
+		char *why = NULL, *shown = nul_escapes_shown(l, n);
 		cJSON *row = NULL;
+		if (shown) {
+			l = shown;
+			lend = shown + n;
+		}
 		const char *s = l;
 		while (s < lend && isspace((unsigned char)*s))
 			s++;
@@ -78,6 +103,7 @@ int records_parse_n(const char *text, size_t len, cJSON ***rows, size_t *nrows,
 				row_check(row, &why);
 			}
 		}
+		free(shown);
 		if (why) {
 			cJSON_Delete(row);
 			*err = xasprintf("line %d: %s", line, why);
@@ -86,6 +112,21 @@ int records_parse_n(const char *text, size_t len, cJSON ***rows, size_t *nrows,
 		}
 		*ARRAY_PUSH(*rows, *nrows) = row;
 	}
+	return 0;
+}
+
+int records_fields_once(const char *text, size_t len, cJSON *const *rows,
+                        size_t n, char **err)
+{
+	for (size_t i = 0; i < n; i++)
+		for (const cJSON *f = rows[i]->child; f; f = f->next)
+			for (const cJSON *g = rows[i]->child; g != f; g = g->next)
+				if (!strcmp(g->string, f->string)) {
+					*err = xasprintf("line %d: field '%s' appears twice",
+					                 records_line_of(text, len, i),
+					                 f->string);
+					return -1;
+				}
 	return 0;
 }
 

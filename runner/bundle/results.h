@@ -188,6 +188,13 @@ int records_parse(const char *text, cJSON ***rows, size_t *nrows, char **err);
 /* The line of text (1-based) that holds record k (0-based, blank lines
  * skipped as records_parse_n skips them), or 0 when there is none. */
 int records_line_of(const char *text, size_t len, size_t k);
+/* Does each record of rows (n of them, parsed from text) name each field
+ * once? 0, or -1 with *err = "LINE: field 'F' appears twice" (caller
+ * frees): which value such a record means is a guess. A program's new
+ * records are checked so; a bundle is read as written, the first value
+ * of a field named twice counting. */
+int records_fields_once(const char *text, size_t len, cJSON *const *rows,
+                        size_t n, char **err);
 
 /* Replace control characters and invalid UTF-8 in every string of rows
  * (text_make_safe). Returns how many strings changed. */

@@ -373,10 +373,12 @@ static int job_records_read(struct job *j, cJSON ***rows, size_t *nrows)
 	} else {
 		/* A NUL or an escape inside a string is kept, as a visible
 		 * character; outside one, its line is malformed, and says so. */
-		size_t safe_len;
-		char *safe = text_make_safe(text, len, &safe_len);
-		j->rec_bad = records_parse_n(safe ? safe : text, safe ? safe_len : len,
-		                             rows, nrows, &j->rec_err) != 0;
+		size_t n = len, k = *nrows;
+		char *safe = text_make_safe(text, len, &n);
+		const char *t = safe ? safe : text;
+		j->rec_bad = records_parse_n(t, n, rows, nrows, &j->rec_err) ||
+		             records_fields_once(t, n, *rows + k, *nrows - k,
+		                                 &j->rec_err);
 		free(safe);
 	}
 	free(why);

@@ -70,3 +70,54 @@ expect_rc 0
 expect_html b.html '<p>A ␂T0␃ b ␂V0␃ c ␂S0␃ d ␂D0␃ e␛.</p>'
 expect_html b.html 'Two is 2.'
 [ "$(grep -c 'class="table-wrap"' site/b.html)" = 1 ] || fail "b.html: a table box that is not a table"
+
+# A NUL written as JSON's escape (\u0000) is shown as ␀ too, not the end
+# of its string; an escaped backslash before "u0000" is only text.
+kernel esc <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fprintf(f, "{\"n\":1,\"s\":\"before\\u0000after\",\"t\":\"a\\\\u0000b\"}\n");
+	fclose(f);
+	return 0;
+}
+C
+chapter 02-b.md <<'MD'
+# B
+
+```{experiment} esc
+source: kernels/esc/esc.c
+```
+MD
+build
+expect_rc 0
+[ "$(lb eval --results res 'first(esc.s)')" = "before␀after" ] ||
+	fail "an escaped NUL cut its string: $(lb eval --results res 'first(esc.s)')"
+[ "$(lb eval --results res 'first(esc.t)')" = 'a\u0000b' ] ||
+	fail "an escaped backslash was read as a NUL"
+
+# A field named twice in one record: which value the record means is a
+# guess, so the line is malformed, at its line.
+kernel twice <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fprintf(f, "{\"n\":1,\"y\":5}\n{\"n\":2,\"y\":5,\"y\":6}\n");
+	fclose(f);
+	return 0;
+}
+C
+chapter 02-b.md <<'MD'
+# B
+
+```{experiment} twice
+source: kernels/twice/twice.c
+```
+MD
+build
+expect_rc 1
+expect_err "line 2: field 'y' appears twice"

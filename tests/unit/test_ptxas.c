@@ -178,10 +178,41 @@ TEST(test_ncu_recorded)
 	free(text);
 }
 
+
+/* With -rdc, ptxas reports a device function's frame after an entry's: it
+ * is not the entry's, and the entry's record names each field once. */
+TEST(test_device_function_frame)
+{
+	const char *log =
+	    "ptxas info    : Compiling entry function '_Z4stepi' for 'sm_90'\n"
+	    "ptxas info    : Function properties for _Z4stepi\n"
+	    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+	    "ptxas info    : Used 24 registers, used 1 barriers\n"
+	    "ptxas info    : Function properties for _Z4bodyi\n"
+	    "    48 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n";
+	char *jsonl = ptxas_parse(log);
+	cJSON **rows = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	CHECK(jsonl && records_parse(jsonl, &rows, &n, &err) == 0 && n == 1);
+	CHECK(jsonl && records_fields_once(jsonl, strlen(jsonl), rows, n,
+	                                   &err) == 0);
+	if (n == 1) {
+		CHECK(num(rows[0], "stack_bytes") == 0);
+		CHECK(num(rows[0], "spill_store_bytes") == 0);
+		CHECK(num(rows[0], "registers") == 24);
+		cJSON_Delete(rows[0]);
+	}
+	free(err);
+	free(rows);
+	free(jsonl);
+}
+
 TEST_MAIN({
 	RUN(test_ncu_recorded);
 	RUN(test_ncu_fixture);
 	RUN(test_sass_fixture);
 	RUN(test_spill_fixture);
 	RUN(test_spills_and_smem);
+	RUN(test_device_function_frame);
 })
