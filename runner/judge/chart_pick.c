@@ -137,8 +137,10 @@ static int pick_row(struct chart_pick *pk, const cJSON *row, size_t i)
 	} else if (!row_number(row, pk->xf, &p.x)) {
 		return -1;
 	}
-	if (pk->logx && p.x <= 0)
+	if (pk->logx && p.x <= 0) {
+		pk->nunlogged++;
 		return -1;
+	}
 	char *lo_f = xasprintf("%s_lo", pk->yf), *hi_f = xasprintf("%s_hi", pk->yf);
 	p.lo = p.hi = p.y;
 	p.has_err = row_number(row, lo_f, &p.lo) && row_number(row, hi_f, &p.hi);
@@ -147,13 +149,21 @@ static int pick_row(struct chart_pick *pk, const cJSON *row, size_t i)
 	p.y *= pk->yscale;
 	p.lo *= pk->yscale;
 	p.hi *= pk->yscale;
-	/* Beyond 1e300 the axes' room round the data overflows a double. */
+	/* Far beyond, the axes' room round the data overflows a double. */
 	if (!(fabs(p.y) <= CHART_MAX_VALUE) || !(fabs(p.x) <= CHART_MAX_VALUE)) {
 		pk->nhuge++;
 		return -1;
 	}
 	p.has_err &= fabs(p.lo) <= CHART_MAX_VALUE &&
 	             fabs(p.hi) <= CHART_MAX_VALUE;
+	/* A log axis has no place for 0 or less: such a point is left out,
+	 * and a spread that reaches there is not drawn. */
+	if (pk->logy && p.y <= 0) {
+		pk->nunlogged++;
+		return -1;
+	}
+	if (pk->logy && p.lo <= 0)
+		p.has_err = 0;
 	if (!row_number(row, "runs", &p.runs))
 		p.runs = 0;
 	if (!row_number(row, "reps", &p.reps))
@@ -249,6 +259,10 @@ static int pick_points(struct chart_pick *pk, const char *path,
 		                 pk->nhuge > 1 ? "ve" : "s", pk->xf, pk->yf,
 		                 dir_opt(d, "y-scale") ? " (times y-scale:)" : "",
 		                 CHART_MAX_VALUE, pk->nhuge > 1 ? "them" : "it");
+	if (!pk->npoints && pk->nunlogged)
+		return pick_fail(pk, path, d->line, "chart '%s': no records of '%s' "
+		                 "to draw: the %zu left lie at or below 0, where a "
+		                 "log axis has no place", d->id, data, pk->nunlogged);
 	if (!pk->npoints)
 		return pick_fail(pk, path, d->line, "chart '%s': no records of '%s' "
 		                 "to draw%s", d->id, data, dir_opt(d, "where") ?
@@ -388,6 +402,7 @@ int chart_pick(struct machine_set *ms, size_t c, size_t di,
 	pk->yf = dir_opt(&pk->d, "y");
 	pk->sf = dir_opt(&pk->d, "series");
 	pk->logx = dir_opt(&pk->d, "logx") ? atoi(dir_opt(&pk->d, "logx")) : 0;
+	pk->logy = dir_opt(&pk->d, "logy") ? atoi(dir_opt(&pk->d, "logy")) : 0;
 	if (pick_yscale(pk, path) || pick_points(pk, path, r) ||
 	    pick_limits(pk, path) || pick_labels(pk, path) ||
 	    pick_highlight(pk, path))

@@ -27,7 +27,7 @@
 #define CHART_MAX_SERIES 64
 #define CHART_MAX_POINTS 20000
 /* The largest value a chart draws, x or y. */
-#define CHART_MAX_VALUE 1e300
+#define CHART_MAX_VALUE 1e200
 
 struct point {
 	double x, y, lo, hi;
@@ -77,7 +77,7 @@ struct chart_pick {
 	struct judged_opt *jo;
 	const char *xf, *yf, *sf;
 	double yscale; /* y-scale:, what every y and limit is multiplied by */
-	int logx;      /* the base, or 0 */
+	int logx, logy; /* the bases, or 0 */
 	int bars;      /* x is a category */
 	char **cats;   /* category values, in record order */
 	size_t ncats;
@@ -87,6 +87,7 @@ struct chart_pick {
 	size_t nlabels;
 	size_t npoints;
 	size_t nwrong;   /* records marked "correct": false, left out */
+	size_t nunlogged; /* records left out: at or below 0 on a log axis */
 	size_t nhuge;    /* records whose x or y (times y-scale:) is beyond
 	                    CHART_MAX_VALUE: an error */
 	size_t nringed;  /* points drawn judged beyond noise (overlays) */

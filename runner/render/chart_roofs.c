@@ -96,6 +96,17 @@ void chart_limits(struct chart *c, struct plot *out)
 			free(spec);
 			continue;
 		}
+		if (c->logy && jo->num * c->yscale <= 0) {
+			char *note = xasprintf("%s%s%s is not drawn: at %g, it lies "
+			                       "where a log axis has no place.",
+			                       out->note ? out->note : "",
+			                       out->note ? " " : "", label,
+			                       jo->num * c->yscale);
+			free(out->note);
+			out->note = note;
+			free(spec);
+			continue;
+		}
 		struct buf t = BUF_INIT;
 		buf_puts(&t, label);
 		buf_putc(&t, ' ');

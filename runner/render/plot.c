@@ -326,6 +326,12 @@ static int plot_make(struct plot_memo *memo, const struct chart_pick *pk,
 	out->npoints = pk->npoints;
 	out->nwrong = pk->nwrong;
 	chart_take(&c, pk);
+	if (pk->nunlogged)
+		out->note = xasprintf("%zu record%s at or below 0 %s left out: a "
+		                      "log axis has no place for %s.", pk->nunlogged,
+		                      pk->nunlogged > 1 ? "s" : "",
+		                      pk->nunlogged > 1 ? "are" : "is",
+		                      pk->nunlogged > 1 ? "them" : "it");
 	chart_limits(&c, out);
 	chart_titles(&c);
 	c.as_points = c.bars && c.logy;

@@ -119,5 +119,51 @@ MD
 build
 expect_rc 1
 expect_err "chapters/01-a.md:11: error: option 'logy' wants the base of its log scale, a whole number from 2 (2 or 10), not '1'"
-once "chapters/01-a.md:18: error: chart 'b2': 1 record of 'big' has n or y (times y-scale:) beyond 1e+300"
+once "chapters/01-a.md:18: error: chart 'b2': 1 record of 'big' has n or y (times y-scale:) beyond 1e+200"
 expect_no_err "gnuplot failed"
+# On a log axis, records and limits at or below 0 have no place: the page
+# says how many are left out and which line, and the chart's words speak
+# only of what is drawn; a chart left with nothing says why.
+kernel lg <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fprintf(f, "{\"n\":0,\"y\":-1}\n{\"n\":-5,\"y\":0}\n{\"n\":3,\"y\":5}\n"
+	           "{\"n\":4,\"y\":10,\"y_lo\":-5,\"y_hi\":12}\n");
+	fclose(f);
+	return 0;
+}
+C
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} lg
+source: kernels/lg/lg.c
+```
+
+```{chart} l1
+data: lg
+x: n
+y: y
+logx: 2
+logy: 10
+limit: -5 | neg
+limit: 20 | top
+```
+
+```{chart} l2
+data: lg
+x: n
+y: y
+logy: 10
+where: n < 1
+```
+MD
+build
+expect_rc 1
+once "chapters/01-a.md:17: error: chart 'l2': no records of 'lg' to draw: the 2 left lie at or below 0, where a log axis has no place"
+expect_html a.html "2 records at or below 0 are left out: a log axis has no place for them. neg is not drawn: at -5"
+grep -q "<desc>.*top 20" site/fig/l1.svg || fail "the drawn limit is not in the chart's words"
+grep -q "<desc>.*neg" site/fig/l1.svg && fail "the chart's words speak of a limit not drawn"
