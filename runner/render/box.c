@@ -85,7 +85,8 @@ void error_box(struct buf *out, const char *title, const char *msg,
 /*
  * Bytes from a program (its output, a record's text) as HTML: escaped,
  * with every byte that is not valid UTF-8, and every control character but
- * tab and newline, shown as U+FFFD, so a NUL, an ESC or a broken sequence
+ * tab and newline (and the CR of a CRLF, which ends a line as LF does),
+ * shown as U+FFFD, so a NUL, an ESC or a broken sequence
  * neither cuts the page nor reaches the reader's terminal.
  */
 void text_html(struct buf *out, const char *s, size_t len)
@@ -121,6 +122,8 @@ void text_html(struct buf *out, const char *s, size_t len)
 		} else if (c == '\t' || c == '\n') {
 			buf_putc(out, c);
 			p++;
+		} else if (c == '\r' && p + 1 < end && p[1] == '\n') {
+			p++; /* CRLF ends a line, as LF does */
 		} else if (c < 0x20 || c == 0x7f) {
 			buf_puts(out, "\xef\xbf\xbd");
 			p++;

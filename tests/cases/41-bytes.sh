@@ -121,3 +121,26 @@ MD
 build
 expect_rc 1
 expect_err "line 2: field 'y' appears twice"
+
+# A program that ends its lines with CRLF: its output reads as lines on
+# the page, with no mark where each CR was.
+kernel crlf <<'C'
+#include <stdio.h>
+int main(void)
+{
+	printf("hello\r\nworld\r\n");
+	return 0;
+}
+C
+chapter 02-b.md <<'MD'
+# B
+
+```{experiment} crlf
+source: kernels/crlf/crlf.c
+```
+MD
+build
+expect_rc 0
+python3 -c "import sys; sys.exit('hello\nworld' not in open('site/b.html').read())" ||
+	fail "CRLF output does not read as lines"
+grep -q "hello$(printf '\xef\xbf\xbd')" site/b.html && fail "the CR of a CRLF is shown as U+FFFD"
