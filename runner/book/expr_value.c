@@ -183,6 +183,11 @@ static int cond_match(const struct cond *c, const cJSON *row)
 	return cmp_op_holds(strcmp(a, b), 0, c->op);
 }
 
+const char *filter_field(const struct filter *f, size_t i)
+{
+	return i < f->n ? f->conds[i].field : NULL;
+}
+
 int filter_match(const struct filter *f, const cJSON *row)
 {
 	for (size_t i = 0; i < f->n; i++)

@@ -75,6 +75,8 @@ struct filter {
  * as 0 or 1) or a string. */
 void filter_add(struct filter *f, char *field, enum cmp_op op,
                 struct value *rhs);
+/* The field condition i of f reads, or NULL past the last (borrowed). */
+const char *filter_field(const struct filter *f, size_t i);
 /* Does row meet every condition of f: 1 or 0. A row without a condition's
  * field does not. */
 int filter_match(const struct filter *f, const cJSON *row);

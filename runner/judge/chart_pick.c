@@ -223,6 +223,15 @@ static int pick_points(struct chart_pick *pk, const char *path,
 			return -1;
 		}
 		where = &pk->jo[i].where;
+		for (size_t c = 0; filter_field(where, c); c++)
+			if (!has_field(r, filter_field(where, c))) {
+				char *why = field_others(r, filter_field(where, c));
+				pick_fail(pk, path, d->opts[i].line, "chart '%s': where: "
+				          "experiment '%s' has no field '%s'; %s", d->id,
+				          data, filter_field(where, c), why);
+				free(why);
+				return -1;
+			}
 	}
 	for (size_t i = 0; i < r->nrows; i++)
 		pk->bars |= cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
@@ -283,8 +292,9 @@ static int pick_yscale(struct chart_pick *pk, const char *path)
 	if (v && (parse_double(v, 1e-30, 1e30, &pk->yscale) != 0 ||
 	          pk->yscale <= 0))
 		return pick_fail(pk, path, dir_opt_line(&pk->d, "y-scale"),
-		                 "chart '%s': y-scale: '%s' is not a number above 0 "
-		                 "(0.001 draws GFLOP/s as TFLOP/s)", pk->d.id, v);
+		                 "chart '%s': y-scale: '%s' is not a number from "
+		                 "1e-30 to 1e30 (0.001 draws GFLOP/s as TFLOP/s)",
+		                 pk->d.id, v);
 	return 0;
 }
 
@@ -324,8 +334,17 @@ static int pick_labels(struct chart_pick *pk, const char *path)
 		if (!bar)
 			return pick_fail(pk, path, d->opts[i].line, "chart '%s': "
 			                 "label: write 'VALUE | words'", d->id);
-		struct label *l = ARRAY_PUSH(pk->labels, pk->nlabels);
 		char *v = xstrndup(d->opts[i].value, (size_t)(bar - d->opts[i].value));
+		const struct label *twice = label_find(pk, str_trim(v));
+		if (twice) {
+			int first = twice->line;
+			pick_fail(pk, path, d->opts[i].line, "chart '%s': label: '%s' "
+			          "is given words twice; first at line %d", d->id,
+			          str_trim(v), first);
+			free(v);
+			return -1;
+		}
+		struct label *l = ARRAY_PUSH(pk->labels, pk->nlabels);
 		l->value = xstrdup(str_trim(v));
 		free(v);
 		v = xstrdup(bar + 1);

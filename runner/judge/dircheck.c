@@ -156,11 +156,19 @@ static void dir_check_table(const struct directive *d, struct bundle *b,
 		if (strcmp(d->opts[i].key, "where"))
 			continue;
 		where = &jo[i].where;
-		if (jo[i].ok)
-			continue;
-		msg = xasprintf("table: where: %s", jo[i].why);
-		opt = "where";
-		k->quiet = 1;
+		if (!jo[i].ok) {
+			msg = xasprintf("table: where: %s", jo[i].why);
+			opt = "where";
+			k->quiet = 1;
+		}
+		for (size_t c = 0; !msg && filter_field(where, c); c++)
+			if (!field_known(r, filter_field(where, c))) {
+				char *why = field_others(r, filter_field(where, c));
+				msg = xasprintf("table: where: experiment '%s' has no field "
+				                "'%s'; %s", data, filter_field(where, c), why);
+				free(why);
+				opt = "where";
+			}
 	}
 	for (size_t c = 0; !msg && c < ncols; c++)
 		if (!field_known(r, cols[c].field)) {

@@ -167,3 +167,39 @@ once "chapters/01-a.md:17: error: chart 'l2': no records of 'lg' to draw: the 2 
 expect_html a.html "2 records at or below 0 are left out: a log axis has no place for them. neg is not drawn: at -5"
 grep -q "<desc>.*top 20" site/fig/l1.svg || fail "the drawn limit is not in the chart's words"
 grep -q "<desc>.*neg" site/fig/l1.svg && fail "the chart's words speak of a limit not drawn"
+# A where: on a field the records lack says so, for a chart and a table,
+# as an inline value does; and a label: given words twice names the first.
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} sq
+source: kernels/sq/sq.c
+```
+
+```{chart} w1
+data: sq
+x: n
+y: y
+where: zz=1
+```
+
+```{table}
+data: sq
+columns: n, y
+where: zz=1
+```
+
+```{chart} w2
+data: sq
+x: n
+y: y
+series: s
+label: odd | odd ones
+label: odd | again
+```
+MD
+build
+expect_rc 1
+once "chapters/01-a.md:11: error: chart 'w1': where: experiment 'sq' has no field 'zz'; its fields: n, y"
+once "chapters/01-a.md:17: error: table: where: experiment 'sq' has no field 'zz'"
+once "chapters/01-a.md:26: error: chart 'w2': label: 'odd' is given words twice; first at line 25"

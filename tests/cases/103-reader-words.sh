@@ -59,7 +59,7 @@ done
 sed -i 's/^y-scale: 0.001/y-scale: -2/' chapters/01-words.md
 build --no-run
 expect_rc 1
-expect_err "chapters/01-words.md:13: error: chart 't': y-scale: '-2' is not a number above 0"
+expect_err "chapters/01-words.md:13: error: chart 't': y-scale: '-2' is not a number from 1e-30 to 1e30"
 sed -i 's/^y-scale: -2/y-scale: 0.001/; s/^y: gflops/y: gflop/' chapters/01-words.md
 cat >> chapters/01-words.md <<'MD'
 
