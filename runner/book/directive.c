@@ -18,15 +18,16 @@ struct opt_spec {
 	const char *key;
 	int required;
 	int repeat;
-	enum { V_TEXT, V_INT, V_LOG, V_BOOL, V_SHOW, V_GPUS, V_CC } type;
+	enum { V_TEXT, V_WORDS, V_ENV, V_INT, V_LOG, V_BOOL, V_SHOW, V_GPUS,
+	       V_CC } type;
 };
 
 static const struct opt_spec experiment_opts[] = {
-	{"source", 0, 0, V_TEXT},      {"args", 0, 0, V_TEXT},
-	{"flags", 0, 0, V_TEXT},       {"timeout", 0, 0, V_INT},
+	{"source", 0, 0, V_TEXT},      {"args", 0, 0, V_WORDS},
+	{"flags", 0, 0, V_WORDS},      {"timeout", 0, 0, V_INT},
 	{"allow-error", 0, 0, V_BOOL}, {"show", 0, 0, V_SHOW},
-	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_TEXT},
-	{"env", 0, 0, V_TEXT},         {"runs", 0, 0, V_INT},
+	{"ncu", 0, 0, V_TEXT},         {"ncu-args", 0, 0, V_WORDS},
+	{"env", 0, 0, V_ENV},          {"runs", 0, 0, V_INT},
 	{"include", 0, 0, V_TEXT},     {"capture", 0, 1, V_TEXT},
 	{"sweep", 0, 1, V_TEXT},       {"gpus", 0, 0, V_GPUS},
 	{"requires", 0, 0, V_CC},      {"inputs", 0, 0, V_TEXT},
@@ -121,6 +122,40 @@ static void check_value(const char *path, struct directive *d,
 		if (!*v)
 			dir_fail(path, d, o->line, "option '%s' has no value", o->key);
 		break;
+	case V_WORDS: { /* split as a shell splits, and nothing expanded */
+		char *why = NULL;
+		if (!*v)
+			dir_fail(path, d, o->line, "option '%s' has no value", o->key);
+		else if (argv_quotes_closed(v, &why) != 0)
+			dir_fail(path, d, o->line, "option '%s': %s", o->key, why);
+		free(why);
+		break;
+	}
+	case V_ENV: { /* NAME=value words */
+		char *why = NULL;
+		size_t n = 0;
+		if (argv_quotes_closed(v, &why) != 0) {
+			dir_fail(path, d, o->line, "option '%s': %s", o->key, why);
+			free(why);
+			break;
+		}
+		char **w = argv_split(v, &n);
+		for (size_t i = 0; i < n; i++) {
+			char *eq = strchr(w[i], '=');
+			if (eq)
+				*eq = '\0';
+			if (!eq || !is_ident(w[i], 0)) {
+				if (eq)
+					*eq = '=';
+				dir_fail(path, d, o->line, "option 'env': '%s' is not "
+				         "NAME=value (a name of letters, digits and _, "
+				         "not starting with a digit)", w[i]);
+				break;
+			}
+		}
+		argv_free(w);
+		break;
+	}
 	case V_INT:
 		errno = 0;
 		long n = strtol(v, &end, 10);

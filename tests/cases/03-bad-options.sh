@@ -40,3 +40,26 @@ expect_err "chapters/01-a.md:19: error: option 'show' lists 'everything'"
 expect_err "chapters/01-a.md:22: error: {experiment} needs an id"
 expect_err "chapters/01-a.md:26: error: 'bad-id' is not a valid id"
 expect_html a.html "unknown option"
+# args: with a quote never closed, and env: words that are not NAME=value,
+# are errors at their lines, not a program run with what was guessed.
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} q
+source: kernels/x/x.c
+args: "unbalanced
+env: NOEQUALS =x 1BAD=y
+```
+
+```{experiment} r
+source: kernels/x/x.c
+env: GOOD=1 ALSO_GOOD="a b"
+args: 'it''s' "a \"b\""
+```
+MD
+build --no-run
+expect_rc 1
+expect_err "chapters/01-a.md:5: error: option 'args': "
+expect_err "chapters/01-a.md:6: error: option 'env': 'NOEQUALS' is not NAME=value"
+expect_no_err "chapters/01-a.md:11:"
+expect_no_err "chapters/01-a.md:12:"
