@@ -18,8 +18,8 @@ struct opt_spec {
 	const char *key;
 	int required;
 	int repeat;
-	enum { V_TEXT, V_WORDS, V_ENV, V_INT, V_LOG, V_BOOL, V_SHOW, V_GPUS,
-	       V_CC } type;
+	enum { V_TEXT, V_WORDS, V_ENV, V_SORT, V_INT, V_LOG, V_BOOL, V_SHOW,
+	       V_GPUS, V_CC } type;
 };
 
 static const struct opt_spec experiment_opts[] = {
@@ -51,7 +51,7 @@ static const struct opt_spec chart_opts[] = {
 
 static const struct opt_spec table_opts[] = {
 	{"data", 1, 0, V_TEXT},  {"columns", 1, 0, V_TEXT},
-	{"where", 0, 0, V_TEXT}, {"sort", 0, 0, V_TEXT},
+	{"where", 0, 0, V_TEXT}, {"sort", 0, 0, V_SORT},
 	{"caption", 0, 0, V_TEXT}, {NULL, 0, 0, V_TEXT},
 };
 
@@ -153,6 +153,16 @@ static void check_value(const char *path, struct directive *d,
 				break;
 			}
 		}
+		argv_free(w);
+		break;
+	}
+	case V_SORT: { /* FIELD, then asc or desc */
+		size_t n = 0;
+		char **w = argv_split(v, &n);
+		if (n < 1 || n > 2 || (n == 2 && strcmp(w[1], "asc") &&
+		                       strcmp(w[1], "desc")))
+			dir_fail(path, d, o->line, "option 'sort' wants a field, then "
+			         "asc or desc (sort: gbps desc), not '%s'", v);
 		argv_free(w);
 		break;
 	}

@@ -63,3 +63,23 @@ expect_err "chapters/01-a.md:5: error: option 'args': "
 expect_err "chapters/01-a.md:6: error: option 'env': 'NOEQUALS' is not NAME=value"
 expect_no_err "chapters/01-a.md:11:"
 expect_no_err "chapters/01-a.md:12:"
+# A table's sort: is a field, then asc or desc; another word is an error.
+chapter 01-a.md <<'MD'
+# A
+
+```{table}
+data: q
+columns: n
+sort: n sideways
+```
+
+```{table}
+data: q
+columns: n
+sort: n asc desc
+```
+MD
+build --no-run
+expect_rc 1
+expect_err "chapters/01-a.md:6: error: option 'sort' wants a field, then asc or desc (sort: gbps desc), not 'n sideways'"
+expect_err "chapters/01-a.md:12: error: option 'sort' wants a field, then asc or desc"
