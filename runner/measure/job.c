@@ -304,7 +304,7 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		                ? xasprintf("wrote records that were not kept: %s",
 		                            j->rec_err)
 		            : j->rec_bad
-		                ? xasprintf("its records are malformed: %s.jsonl %s",
+		                ? xasprintf("wrote malformed records: %s.jsonl %s",
 		                            e->id, j->rec_err ? j->rec_err : "")
 		            : j->capture_miss
 		                ? xasprintf("matched nothing with its capture: of "

@@ -32,6 +32,6 @@ source: kernels/types/types.c
 MD
 build
 expect_rc 1
-expect_err "experiment 'badline' its records are malformed: badline.jsonl line 3: malformed JSON"
-expect_err "experiment 'types' its records are malformed: types.jsonl line 1: field 'n' is an array"
-expect_html a.html "records are malformed"
+expect_err "experiment 'badline' wrote malformed records: badline.jsonl line 3: malformed JSON"
+expect_err "experiment 'types' wrote malformed records: types.jsonl line 1: field 'n' is an array"
+expect_html a.html "wrote malformed records"
