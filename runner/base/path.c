@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "base/path.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -155,4 +156,25 @@ int path_check_inside(const char *path)
 	free(out);
 	free(why);
 	return rc;
+}
+
+int path_remove(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	DIR *dir = opendir(path);
+	int rc = dir ? 0 : -1;
+	for (struct dirent *e; dir && (e = readdir(dir));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *sub = path_join(path, e->d_name);
+		rc |= path_remove(sub);
+		free(sub);
+	}
+	if (dir)
+		closedir(dir);
+	return rmdir(path) == 0 ? rc : -1;
 }

@@ -45,5 +45,8 @@ char *path_join(const char *a, const char *b);
 /* The last component without its extension ("kernels/ilp/ilp.cu" -> "ilp"). */
 char *path_stem(const char *path);
 const char *path_ext(const char *path);
+/* Remove path, whatever it is: a file, a link (not what it points to), or
+ * a folder with all it holds. Quiet; 0, or -1 where something stayed. */
+int path_remove(const char *path);
 
 #endif

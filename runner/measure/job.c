@@ -5,11 +5,11 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/buf.h"
 #include "measure/command.h"
 #include "base/exec.h"
+#include "base/path.h"
 #include "measure/key.h"
 #include "measure/machine.h"
 #include "book/sweep.h"
@@ -363,7 +363,7 @@ static int job_records_read(struct job *j, cJSON ***rows, size_t *nrows)
 	                 ? file_read_regular(j->rec_path, RESULTS_RECORDS_CAP, &len,
 	                                     &why)
 	                 : xstrdup("");
-	unlink(j->rec_path);
+	path_remove(j->rec_path);
 	free(j->rec_err);
 	j->rec_err = NULL;
 	j->rec_unread = !text;
@@ -447,7 +447,7 @@ static int job_set(struct job *j, struct bundle *b, const struct run_opts *o,
 	int rc = exec_run_as(j->bin, argv, j->env, j->timeout, cap, &r);
 	argv_free(argv);
 	if (rc != 0) {
-		unlink(j->rec_path);
+		path_remove(j->rec_path);
 		j->ok = 0;
 		j->unstarted = 1;
 		return -1;

@@ -35,3 +35,33 @@ expect_rc 1
 expect_err "experiment 'badline' wrote malformed records: badline.jsonl line 3: malformed JSON"
 expect_err "experiment 'types' wrote malformed records: types.jsonl line 1: field 'n' is an array"
 expect_html a.html "wrote malformed records"
+
+# A program that puts a folder where its records file goes: a clear
+# error, and nothing of it left in the bundle's temporary folder.
+kernel dirrec <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+int main(void)
+{
+	const char *p = getenv("LAB_RECORDS");
+	char sub[4096];
+	unlink(p);
+	mkdir(p, 0755);
+	snprintf(sub, sizeof sub, "%s/inner", p);
+	mkdir(sub, 0755);
+	return 0;
+}
+C
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} dirrec
+source: kernels/dirrec/dirrec.c
+```
+MD
+build
+expect_rc 1
+expect_err "experiment 'dirrec' wrote records that were not kept: the records file is a folder, not a file"
+[ -z "$(find res -path '*dirrec*tmp*')" ] || fail "left behind: $(find res -path '*dirrec*tmp*')"
