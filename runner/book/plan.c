@@ -22,11 +22,11 @@ static size_t label_len(const char *s)
 	return n;
 }
 
-/* Does t start with word, then a space or a tab? */
+/* Does t start with word, then a space, a tab or its end? */
 static int word_first(const char *t, const char *word)
 {
 	size_t n = strlen(word);
-	return !strncmp(t, word, n) && (t[n] == ' ' || t[n] == '\t');
+	return !strncmp(t, word, n) && (t[n] == ' ' || t[n] == '\t' || !t[n]);
 }
 
 void inline_expr_parse(struct inline_expr *e, const char *s, size_t n,
@@ -94,7 +94,10 @@ void inline_expr_check(struct inline_expr *e, const char *path,
 		diag_at(path, e->line, "'requires' names no compute capability: "
 		        "write 'requires sm_90:' or 'requires cc >= 9.0:'");
 	if (!*e->text) {
-		diag_at(path, e->line, "empty '{{ }}'");
+		diag_at(path, e->line, "%s", e->check ? "{{check}} holds no claim: "
+		        "write {{check EXPR}}, e.g. {{check max(ilp.gflops) > 100}}"
+		        : e->ref ? "{{ref}} names nothing: write {{ref fig:ID}}, "
+		        "{{ref sec:ID}} or {{ref claim:LABEL}}" : "empty '{{ }}'");
 		return;
 	}
 	if (e->ref)

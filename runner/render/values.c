@@ -73,7 +73,8 @@ static void ref_html(struct page_ctx *c, const struct inline_expr *e,
 	else if (xref_write(c->s->xref, c->index, e->text, 1, out, &err) == 0)
 		return;
 	char *what = xasprintf("{{ref %s}}", e->text);
-	inline_error(c, e->line, what, err, 1, out);
+	/* One that names nothing was reported where its chapter loaded. */
+	inline_error(c, e->line, what, err, *e->text != '\0', out);
 	free(what);
 	free(err);
 }

@@ -39,3 +39,17 @@ expect_err "chapters/01-a.md:7:19: error: {{ max(sq.y }}: expected ')' or ','"
 build --compile-only
 expect_rc 1
 expect_err "chapters/01-a.md:7:19: error: {{ max(sq.y }}: expected ')' or ','"
+# An empty value, claim or reference: each said once, at its line, with
+# how to write it.
+chapter 01-a.md <<'MD'
+# A
+
+Empty {{check}}, {{ref}} and {{ }}.
+MD
+build --no-run
+expect_rc 1
+expect_err "chapters/01-a.md:3: error: {{check}} holds no claim: write {{check EXPR}}"
+expect_err "chapters/01-a.md:3: error: {{ref}} names nothing: write {{ref fig:ID}}"
+expect_err "chapters/01-a.md:3: error: empty '{{ }}'"
+[ "$(printf '%s\n' "$OUT" | grep -c 'chapters/01-a.md:3')" = 3 ] ||
+	fail "not each once: $OUT"
