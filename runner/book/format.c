@@ -138,6 +138,8 @@ int value_format(struct value *v, const char *fmt, int html, struct buf *out,
 			if (v < 0)
 				digits[--k] = '-';
 			buf_puts(&tmp, digits + k);
+		} else if (fabs(x) >= 1e15) {
+			buf_printf(&tmp, "%.4g", x); /* not 16 digits and more */
 		} else if (fabs(x) >= 100) {
 			buf_printf(&tmp, "%.0f", x);
 		} else if (fabs(x) >= 10) {

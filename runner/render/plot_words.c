@@ -17,6 +17,8 @@ void chart_num_put(struct buf *b, double x)
 {
 	if (x == floor(x) && fabs(x) < 1e15)
 		buf_printf(b, "%.0f", x);
+	else if (fabs(x) >= 1e15)
+		buf_printf(b, "%.4g", x); /* as the book writes a number */
 	else if (fabs(x) >= 100)
 		buf_printf(b, "%.0f", x);
 	else if (fabs(x) >= 10)
