@@ -233,9 +233,13 @@ static int pick_points(struct chart_pick *pk, const char *path,
 				return -1;
 			}
 	}
-	for (size_t i = 0; i < r->nrows; i++)
-		pk->bars |= cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
-			r->rows[i], pk->xf));
+	int numbers = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const cJSON *x = cJSON_GetObjectItemCaseSensitive(r->rows[i], pk->xf);
+		pk->bars |= cJSON_IsString(x);
+		numbers |= cJSON_IsNumber(x);
+	}
+	pk->mixed_x = pk->bars && numbers;
 	if (pk->bars)
 		pk->logx = 0;
 	for (size_t i = 0; i < r->nrows; i++) {

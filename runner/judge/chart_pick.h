@@ -79,6 +79,8 @@ struct chart_pick {
 	double yscale; /* y-scale:, what every y and limit is multiplied by */
 	int logx, logy; /* the bases, or 0 */
 	int bars;      /* x is a category */
+	int mixed_x;   /* x holds text in some records, numbers in others:
+	                  categories, and the page says so */
 	char **cats;   /* category values, in record order */
 	size_t ncats;
 	struct series *ser;

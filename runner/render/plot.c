@@ -326,12 +326,22 @@ static int plot_make(struct plot_memo *memo, const struct chart_pick *pk,
 	out->npoints = pk->npoints;
 	out->nwrong = pk->nwrong;
 	chart_take(&c, pk);
+	struct buf note = BUF_INIT;
+	if (pk->mixed_x)
+		buf_printf(&note, "%s holds text in some records and numbers in "
+		           "others, so each of its values is drawn as a category, in "
+		           "the order the records give them. ", pk->xf);
 	if (pk->nunlogged)
-		out->note = xasprintf("%zu record%s at or below 0 %s left out: a "
-		                      "log axis has no place for %s.", pk->nunlogged,
-		                      pk->nunlogged > 1 ? "s" : "",
-		                      pk->nunlogged > 1 ? "are" : "is",
-		                      pk->nunlogged > 1 ? "them" : "it");
+		buf_printf(&note, "%zu record%s at or below 0 %s left out: a log "
+		           "axis has no place for %s. ", pk->nunlogged,
+		           pk->nunlogged > 1 ? "s" : "",
+		           pk->nunlogged > 1 ? "are" : "is",
+		           pk->nunlogged > 1 ? "them" : "it");
+	if (note.len) {
+		note.data[--note.len] = '\0';
+		out->note = buf_detach(&note);
+	}
+	buf_free(&note);
 	chart_limits(&c, out);
 	chart_titles(&c);
 	c.as_points = c.bars && c.logy;

@@ -203,3 +203,32 @@ expect_rc 1
 once "chapters/01-a.md:11: error: chart 'w1': where: experiment 'sq' has no field 'zz'; its fields: n, y"
 once "chapters/01-a.md:17: error: table: where: experiment 'sq' has no field 'zz'"
 once "chapters/01-a.md:26: error: chart 'w2': label: 'odd' is given words twice; first at line 25"
+# An x that holds text in some records and numbers in others is drawn as
+# categories, and the page says why.
+kernel mix <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen(getenv("LAB_RECORDS"), "a");
+	fprintf(f, "{\"n\":1,\"y\":1}\n{\"n\":\"two\",\"y\":2}\n{\"n\":3,\"y\":3}\n");
+	fclose(f);
+	return 0;
+}
+C
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} mix
+source: kernels/mix/mix.c
+```
+
+```{chart} m
+data: mix
+x: n
+y: y
+```
+MD
+build
+expect_rc 0
+expect_html a.html "n holds text in some records and numbers in others, so each of its values is drawn as a category"
