@@ -453,9 +453,13 @@ int chart_draw(const struct chart *c, const char *site_dir,
 	if (mkdir_p(figdir) != 0 ||
 	    file_write_atomic(csv_path, csv->data, csv->len) != 0)
 		goto out;
+	/* A drawing of another script is no drawing of this one, even when
+	 * gnuplot fails to draw this one. */
 	if (!same) {
 		unlink(box_path);
 		unlink(area_path);
+		unlink(svg_path);
+		unlink(nsvg_path);
 	}
 	if (same) {
 		out->drawn = 1;

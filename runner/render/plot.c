@@ -235,13 +235,15 @@ static int plot_memo_take(struct plot_memo *memo, const struct directive *d,
 		*out = m->p;
 		free(m->site_dir);
 		*m = memo->v[--memo->n];
-		/* plot_draw has drawn it since, or failed to: then it is made
-		 * again, and drawn alone, so that gnuplot's words are shown. */
+		/* plot_draw has drawn it since (counted here, as drawn in this
+		 * build), or failed to: then it is made again, and drawn alone,
+		 * so that gnuplot's words are shown. */
+		out->redrawn = 0;
 		if (out->pending) {
 			out->pending = 0;
-			out->drawn = chart_svg_finish(site_dir, d->id, out) == 0;
+			out->drawn = out->redrawn =
+				chart_svg_finish(site_dir, d->id, out) == 0;
 		}
-		out->redrawn = 0;
 		if (!out->drawn) {
 			plot_free(out);
 			memset(out, 0, sizeof *out);

@@ -50,3 +50,48 @@ build --site "x';system 'touch pwned';'"
 expect_rc 0
 expect_file "x';system 'touch pwned';'/fig/c.svg"
 expect_no_file pwned
+# One chart of two that gnuplot fails on: the other is drawn and counted,
+# and the one that failed shows its error, not an older drawing of it.
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} sq
+source: kernels/sq/sq.c
+```
+
+```{chart} good
+data: sq
+x: n
+y: y
+```
+
+```{chart} bad
+data: sq
+x: n
+y: y
+title: changed, so drawn again
+```
+MD
+cat > half-gnuplot <<'SH'
+#!/usr/bin/env bash
+# Draws every script but bad.gp, then fails on it, as gnuplot would.
+[ "$1" = --version ] && exec gnuplot --version
+args=() bad=0
+for a in "$@"; do
+	if [ "$a" = bad.gp ]; then bad=1; else args+=("$a"); fi
+done
+gnuplot "${args[@]}" || exit
+[ $bad = 0 ] || { echo "bad.gp: cannot draw" >&2; exit 1; }
+SH
+chmod +x half-gnuplot
+build
+expect_rc 0
+cp site/fig/bad.svg old-bad.svg
+sed -i 's/^title: changed, so drawn again/title: changed again/' chapters/01-a.md
+sed -i 's/^y: y$/y: y_lo/' chapters/01-a.md
+LABBOOK_GNUPLOT=$PWD/half-gnuplot build
+expect_rc 1
+expect_err "chapters/01-a.md:13: error: chart 'bad': gnuplot failed: bad.gp: cannot draw"
+expect_err "1 chart written"
+expect_no_file site/fig/bad.svg
+expect_html a.html "This chart could not be drawn"
