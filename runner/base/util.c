@@ -431,6 +431,16 @@ int file_is_regular(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+char *file_read_written(const char *path, size_t cap, size_t *len, char **why)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		*why = xstrdup("is a symbolic link, not a file the program wrote");
+		return NULL;
+	}
+	return file_read_regular(path, cap, len, why);
+}
+
 char *file_read_regular(const char *path, size_t cap, size_t *len, char **why)
 {
 	struct stat st;

@@ -35,6 +35,10 @@ char *file_read(const char *path, size_t *len);
  * NULL with *why set (caller frees): "is a folder", "is larger than ...".
  */
 char *file_read_regular(const char *path, size_t cap, size_t *len, char **why);
+/* file_read_regular of a file a program wrote for labbook (its records):
+ * a symbolic link there is refused too, so what it points to (/etc/passwd)
+ * is neither read nor published. */
+char *file_read_written(const char *path, size_t cap, size_t *len, char **why);
 /* Is path a regular file (symlinks followed)? */
 int file_is_regular(const char *path);
 /*

@@ -360,7 +360,7 @@ static int job_records_read(struct job *j, cJSON ***rows, size_t *nrows)
 	size_t len = 0;
 	char *why = NULL;
 	char *text = file_exists(j->rec_path)
-	                 ? file_read_regular(j->rec_path, RESULTS_RECORDS_CAP, &len,
+	                 ? file_read_written(j->rec_path, RESULTS_RECORDS_CAP, &len,
 	                                     &why)
 	                 : xstrdup("");
 	path_remove(j->rec_path);

@@ -65,3 +65,35 @@ build
 expect_rc 1
 expect_err "experiment 'dirrec' wrote records that were not kept: the records file is a folder, not a file"
 [ -z "$(find res -path '*dirrec*tmp*')" ] || fail "left behind: $(find res -path '*dirrec*tmp*')"
+
+# A program that puts a symbolic link where its records file goes: the
+# file it points to is neither read nor shown on the page.
+echo "a secret line" > secret.txt
+kernel linkrec <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(void)
+{
+	const char *p = getenv("LAB_RECORDS");
+	char target[4096];
+	unlink(p);
+	if (!getcwd(target, sizeof target - 16))
+		return 1;
+	snprintf(target + strlen(target), 16, "/secret.txt");
+	return symlink(target, p) != 0;
+}
+C
+sed -i 's/#include <unistd.h>/#include <string.h>\n#include <unistd.h>/' kernels/linkrec/linkrec.c
+chapter 01-a.md <<'MD'
+# A
+
+```{experiment} linkrec
+source: kernels/linkrec/linkrec.c
+```
+MD
+build
+expect_rc 1
+expect_err "experiment 'linkrec' wrote records that were not kept: the records file is a symbolic link, not a file the program wrote"
+grep -rq "a secret line" site res && fail "what the link points to was read and kept"
+expect_file secret.txt
