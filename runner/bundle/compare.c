@@ -368,25 +368,8 @@ static int compare_json_write(const struct compare_opts *o, const struct bundle 
 	cJSON_AddNumberToObject(sum, "host_bound", (double)host);
 	cJSON_AddNumberToObject(sum, "throttled", (double)throttled);
 	cJSON_AddItemToObject(doc, "points", points);
-	json_utf8_fix(doc);
-	char *text = cJSON_Print(doc);
+	int rc = json_write_out(doc, o->json, "--json");
 	cJSON_Delete(doc);
-	int rc = 0;
-	if (!strcmp(o->json, "-")) {
-		fputs(text, stdout);
-		putchar('\n');
-	} else {
-		FILE *f = fopen(o->json, "w");
-		if (!f || fputs(text, f) < 0 || fputc('\n', f) == EOF) {
-			diag("--json %s: cannot write: %s", o->json, strerror(errno));
-			rc = -1;
-		}
-		if (f && fclose(f) != 0 && rc == 0) {
-			diag("--json %s: cannot write: %s", o->json, strerror(errno));
-			rc = -1;
-		}
-	}
-	free(text);
 	return rc;
 }
 

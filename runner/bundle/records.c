@@ -2,12 +2,15 @@
  * records.c - the record schema and records text (results.h, "records").
  */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/buf.h"
+#include "base/diag.h"
 #include "bundle/results.h"
 #include "base/util.h"
 
@@ -325,4 +328,46 @@ void json_utf8_fix(cJSON *item)
 		}
 		json_utf8_fix(item->child);
 	}
+}
+
+int json_write_out(cJSON *doc, const char *path, const char *opt)
+{
+	struct stat st;
+	size_t n = strlen(path);
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	char *machine = xasprintf("%smachine.json", slash ? dir : "");
+	int refuse = strcmp(path, "-") &&
+	             ((stat(path, &st) == 0 &&
+	               (!S_ISREG(st.st_mode) || n < 5 ||
+	                strcmp(path + n - 5, ".json"))) ||
+	              file_exists(machine));
+	free(machine);
+	free(dir);
+	if (refuse) {
+		diag("%s %s: not written: it is %s; name a new file, a .json file "
+		     "outside a bundle, or - for the standard output", opt, path,
+		     stat(path, &st) == 0 && !(n >= 5 && !strcmp(path + n - 5,
+		                                                 ".json"))
+		         ? "a file that is not .json" : "in a bundle's folder");
+		return -1;
+	}
+	json_utf8_fix(doc);
+	char *text = cJSON_Print(doc);
+	int rc = 0;
+	if (!strcmp(path, "-")) {
+		if (fputs(text, stdout) < 0 || putchar('\n') == EOF ||
+		    fflush(stdout) != 0) {
+			diag("%s -: cannot write: %s", opt, strerror(errno));
+			rc = -1;
+		}
+	} else {
+		struct buf b = BUF_INIT;
+		buf_printf(&b, "%s\n", text);
+		rc = file_write_atomic(path, b.data, b.len);
+		buf_free(&b);
+	}
+	free(text);
+	return rc;
 }

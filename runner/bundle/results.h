@@ -317,5 +317,13 @@ const char *bundle_last_build(struct bundle *b);
  * become U+FFFD, text_make_safe), so that JSON written from a bundle's
  * text is JSON whatever the bundle holds. */
 void json_utf8_fix(cJSON *item);
+/*
+ * A command's --json PATH: doc (json_utf8_fix'd, printed) to the standard
+ * output when path is "-", else written to path whole (file_write_atomic).
+ * It never writes over what it may have read: a file that exists and is
+ * not a .json file (a chapter), or any file in a bundle's folder (one that
+ * holds machine.json). 0, or -1 (reported, naming opt).
+ */
+int json_write_out(cJSON *doc, const char *path, const char *opt);
 
 #endif

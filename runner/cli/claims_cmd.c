@@ -141,23 +141,6 @@ static cJSON *claim_json(const struct judged_book *jb, struct bundle **bs,
 	return o;
 }
 
-/* Write doc to path ("-": stdout); 0 or -1 (reported). */
-static int json_out(cJSON *doc, const char *path)
-{
-	json_utf8_fix(doc);
-	char *text = cJSON_Print(doc);
-	int rc = 0;
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f || fputs(text, f) < 0 || fputc('\n', f) == EOF)
-		rc = -1;
-	if (f && f != stdout && fclose(f) != 0)
-		rc = -1;
-	if (rc)
-		diag("--json %s: cannot write: %s", path, strerror(errno));
-	free(text);
-	return rc;
-}
-
 /* Print every claim of bk (hardware claims, then static checks) and the
  * counts; 1 when some claim is not sound on some bundle, else 0. */
 static int claims_print(const struct book *bk, const struct judged_book *jb,
@@ -200,7 +183,7 @@ static int claims_print(const struct book *bk, const struct judged_book *jb,
 	fputs(out.data ? out.data : "", json && !strcmp(json, "-") ? stderr : stdout);
 	buf_free(&out);
 	int rc = fails || fragile || cannot;
-	if (doc && json_out(doc, json) != 0)
+	if (doc && json_write_out(doc, json, "--json") != 0)
 		rc = -1;
 	cJSON_Delete(doc);
 	return rc;

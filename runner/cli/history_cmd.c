@@ -233,26 +233,6 @@ static cJSON *history_json(const struct history *h, const struct history_judged 
 }
 
 /* Write doc to path ("-": stdout). 0, or -1 (reported). */
-static int json_write(const char *path, cJSON *doc)
-{
-	char *text = cJSON_Print(doc);
-	int rc = 0;
-	if (!strcmp(path, "-")) {
-		fputs(text, stdout);
-		putchar('\n');
-	} else {
-		FILE *f = fopen(path, "w");
-		if (!f || fputs(text, f) < 0 || fputc('\n', f) == EOF)
-			rc = -1;
-		if (f && fclose(f) != 0)
-			rc = -1;
-		if (rc)
-			diag("--json %s: cannot write: %s", path, strerror(errno));
-	}
-	free(text);
-	return rc;
-}
-
 int history_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -320,7 +300,7 @@ int history_main(int argc, char **argv)
 	int rc = check && j.check_slower ? 1 : 0;
 	if (json) {
 		cJSON *doc = history_json(h, &j, &o);
-		if (json_write(json, doc) != 0)
+		if (json_write_out(doc, json, "--json") != 0)
 			rc = 2;
 		cJSON_Delete(doc);
 	}

@@ -74,7 +74,18 @@ expect_err "1 slower"
 python3 -c 'import json; assert json.load(open("v.json"))["summary"]["slower"] == 1' || fail "v.json"
 OUT=$(lb compare A B --json nowhere/v.json 2>&1); RC=$?
 expect_rc 2
-expect_err "error: --json nowhere/v.json: cannot write"
+expect_err "error: cannot write nowhere/v.json"
+# --json never writes over what a build reads: a chapter, a file that is
+# not .json, or a file in a bundle's folder.
+echo "# A chapter" > keep.md
+OUT=$(lb compare A B --json keep.md 2>&1); RC=$?
+expect_rc 2
+expect_err "error: --json keep.md: not written: it is a file that is not .json"
+[ "$(cat keep.md)" = "# A chapter" ] || fail "--json wrote over keep.md"
+OUT=$(lb compare A B --json A/machine.json 2>&1); RC=$?
+expect_rc 2
+expect_err "error: --json A/machine.json: not written: it is in a bundle's folder"
+[ "$(cat A/machine.json)" = '{"gpu":"x"}' ] || fail "--json wrote into bundle A"
 
 # A-repeat beside A widens each point by the difference between A's two
 # runs; it is used unless B is that repeat, or --no-repeat.
