@@ -86,6 +86,7 @@ struct history_entry {
 struct history {
 	char *dir;     /* the bundle as named */
 	char *path;    /* its path in the repository, or NULL: no git */
+	char *spec;    /* path as git log reads it: literally, "." at the root */
 	char *top;     /* the repository's top folder, or NULL */
 	struct history_entry *e; /* oldest first */
 	size_t n;

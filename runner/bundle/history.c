@@ -183,6 +183,8 @@ static void history_locate(struct history *h)
 			lines[1][--p] = '\0';
 		h->path = *lines[1] && *rest ? xasprintf("%s/%s", lines[1], rest)
 		          : xstrdup(*lines[1] ? lines[1] : rest);
+		/* Never a pattern ('b*' is no other folder); the root is ".". */
+		h->spec = *h->path ? xasprintf(":(literal)%s", h->path) : xstrdup(".");
 		git_note_inputs(lines[2]);
 	}
 	for (int k = 0; k < 3; k++)
@@ -209,7 +211,8 @@ static int file_wanted(const char *name)
  */
 static int entry_list(struct history *h, struct history_entry *e)
 {
-	char *tree = xasprintf("%s/", h->path);
+	/* ls-tree reads no pattern; the repository's root is ".". */
+	char *tree = *h->path ? xasprintf("%s/", h->path) : xstrdup(".");
 	const char *args[] = {"ls-tree", "-r", "-l", "-z", "--full-tree",
 	                      e->commit, "--", tree, NULL};
 	char *out = NULL;
@@ -233,13 +236,14 @@ static int entry_list(struct history *h, struct history_entry *e)
 		    strlen(id) != 40)
 			continue;
 		const char *path = tab + 1;
-		if (strncmp(path, h->path, plen) || path[plen] != '/' ||
-		    !file_wanted(path + plen + 1))
+		const char *name = plen ? path + plen + 1 : path;
+		if ((plen && (strncmp(path, h->path, plen) || path[plen] != '/')) ||
+		    !file_wanted(name))
 			continue;
 		struct history_files *f = e->files;
 		f->names = xrealloc(f->names, (f->n + 1) * sizeof *f->names);
 		f->blobs = xrealloc(f->blobs, (f->n + 1) * sizeof *f->blobs);
-		f->names[f->n] = xstrdup(path + plen + 1);
+		f->names[f->n] = xstrdup(name);
 		f->blobs[f->n] = xstrdup(id);
 		f->n++;
 		struct blob *b = ARRAY_PUSH(h->store->b, h->store->n);
@@ -371,7 +375,7 @@ static int same_records(const struct history_files *a,
 static int history_commits(struct history *h)
 {
 	const char *args[] = {"log", "-z", "--reverse", "--no-show-signature",
-	                      "--format=%H%x1f%h%x1f%cI%x1f%s", "--", h->path,
+	                      "--format=%H%x1f%h%x1f%cI%x1f%s", "--", h->spec,
 	                      NULL};
 	char *out = NULL;
 	size_t len = 0;
@@ -408,7 +412,7 @@ static int history_commits(struct history *h)
 static int worktree_dirty(struct history *h)
 {
 	const char *args[] = {"status", "--porcelain", "-z",
-	                      "--untracked-files=all", "--", h->path, NULL};
+	                      "--untracked-files=all", "--", h->spec, NULL};
 	char *out = git_try(h->top, args);
 	int dirty = out && *out;
 	free(out);
@@ -529,6 +533,7 @@ void history_free(struct history *h)
 	free(h->store);
 	free(h->dir);
 	free(h->path);
+	free(h->spec);
 	free(h->top);
 	free(h->note);
 	free(h);

@@ -190,3 +190,22 @@ expect_err "empty: error: no records in this bundle"
 OUT=$(lb history 2>&1); RC=$?
 expect_rc 2
 expect_err "history needs one bundle"
+
+# A bundle that is the root of its own repository (results kept apart
+# from the book), and a bundle whose name git would read as a pattern.
+mkdir rootb && cp repo/res/* rootb/ && cd rootb || exit 1
+git init -q -b main . && git config user.email case@example.com &&
+	git config user.name case && git config commit.gpgsign false &&
+	git add -A && git commit -q -m "the bundle alone" || fail "no root repository"
+cd ..
+OUT=$(lb history rootb 2>&1); RC=$?
+expect_rc 0
+expect_err "rootb: 1 recording"
+expect_no_err "pathspec"
+cd repo || exit 1
+mkdir 'r*' && cp res/* 'r*/' && git add -A && git commit -q -m "a folder named r*" ||
+	fail "cannot commit r*"
+OUT=$(lb history 'r*' 2>&1); RC=$?
+expect_rc 0
+expect_err "r*: 1 recording"
+cd ..
