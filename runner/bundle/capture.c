@@ -293,6 +293,19 @@ int capture_add(struct capture *c, const char *pattern, int line, char **why)
 		pcre2_code_free(re);
 		return -1;
 	}
+	/* One that matches no text at all would make a record at every
+	 * position of the output. */
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	int empty = pcre2_match(re, (PCRE2_SPTR) "", 0, 0, 0, md, NULL) >= 0;
+	pcre2_match_data_free(md);
+	if (empty) {
+		*why = xasprintf("the pattern matches an empty text, so it would "
+		                 "make a record at every place of the output; make "
+		                 "it need some text (\\d+ rather than \\d*, or a "
+		                 "word before the group)");
+		pcre2_code_free(re);
+		return -1;
+	}
 	struct capture_pat p = {re, line, strstr(pattern, "\\n") != NULL, NULL, 0};
 	for (uint32_t i = 0; i < count; i++) {
 		PCRE2_SPTR entry = table + (size_t)i * size;

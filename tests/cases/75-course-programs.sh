@@ -132,6 +132,11 @@ source: chapter04/sumMatrix.c
 sweep: -dimX 8,16 with -dimY 8,16,32
 capture: elapsed (?<sec>[0-9.]+)
 ```
+
+```{experiment} everywhere
+source: chapter03/reduceInteger.c
+capture: (?<e>x*)
+```
 MD
 line() { grep -n -- "$1" chapters/03-bad.md | head -1 | cut -d: -f1; }
 build
@@ -144,6 +149,7 @@ expect_err "chapters/03-bad.md:$(line 'n 1024,2048'): warning: experiment 'ignor
 	fail "the ignored argument is not told once: $OUT"
 expect_err "chapters/03-bad.md:$(line '(?<n>'): error: experiment 'collide': capture: the field 'n' is also the swept argument of line $(line 'n=1024,2048$' | tail -1)"
 expect_err "chapters/03-bad.md:$(line 'dimY 8,16,32'): error: experiment 'unzipped': sweep: -dimX has 2 values and -dimY 3"
+expect_err "chapters/03-bad.md:$(line 'x\*'): error: experiment 'everywhere': capture: the pattern matches an empty text"
 # The rest of the book builds, and its results are kept.
 expect_html reduce.html "0.328 ms"
 expect_file site/bad.html
