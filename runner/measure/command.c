@@ -273,3 +273,34 @@ char **command_env(const struct exper *e)
 {
 	return argv_split(e->env ? e->env : "", NULL);
 }
+
+char *command_failure(const struct run_result *r, double timeout)
+{
+	if (r->interrupted)
+		return xstrdup("interrupted");
+	if (r->timed_out)
+		return xasprintf("killed at its timeout of %.0f s", timeout);
+	if (r->signal)
+		return xasprintf("killed by signal %d (%s)", r->signal,
+		                 strsignal(r->signal));
+	return xasprintf("exited with status %d", r->exit_code);
+}
+
+char *command_last_line(const struct run_result *r)
+{
+	size_t end = r->out ? r->out_len : 0;
+	while (end && strchr("\n\r\t ", r->out[end - 1]))
+		end--;
+	size_t start = end;
+	while (start && r->out[start - 1] != '\n')
+		start--;
+	if (end == start)
+		return NULL;
+	size_t n = end - start > 200 ? 200 : end - start;
+	const char *more = end - start > n ? "..." : "";
+	char *safe = text_make_safe(r->out + start, n, NULL);
+	char *line = safe ? xasprintf("%s%s", safe, more)
+	                  : xasprintf("%.*s%s", (int)n, r->out + start, more);
+	free(safe);
+	return line;
+}

@@ -76,4 +76,15 @@ char **command_ncu(const struct exper *e, const char *ncu, const char *metrics);
 /* The experiment's env: words "NAME=value". */
 char **command_env(const struct exper *e);
 
+/*
+ * Why run r of a program failed, in words: interrupted, killed at timeout
+ * seconds or by a signal, or its exit status. command_last_line: the last
+ * line it printed (at most 200 bytes, made safe), which says why as a
+ * reader would look for it ("ModuleNotFoundError: No module named 'x'"),
+ * or NULL. Caller frees.
+ */
+struct run_result;
+char *command_failure(const struct run_result *r, double timeout);
+char *command_last_line(const struct run_result *r);
+
 #endif

@@ -50,18 +50,6 @@ static void output_finish(const struct exper *e, struct run_result *r)
 	r->out = buf_detach(&b);
 }
 
-static char *failure_summary(const struct run_result *r, double timeout)
-{
-	if (r->interrupted)
-		return xstrdup("interrupted");
-	if (r->timed_out)
-		return xasprintf("killed at its timeout of %.0f s", timeout);
-	if (r->signal)
-		return xasprintf("killed by signal %d (%s)", r->signal,
-		                 strsignal(r->signal));
-	return xasprintf("exited with status %d", r->exit_code);
-}
-
 static cJSON *meta_new(const struct exper *e, const struct run_result *r,
                        char **inputs, size_t ninputs, size_t nrecords)
 {
@@ -310,7 +298,7 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 		                ? xasprintf("matched nothing with its capture: of "
 		                            "line %d; its output is on the page",
 		                            j->capture_miss)
-		                : failure_summary(r, j->timeout);
+		                : command_failure(r, j->timeout);
 		int line = j->cap_err ? j->cap_line
 		           : j->capture_miss ? j->capture_miss : e->dir->line;
 		if (j->nsets > 1 && !j->capture_miss && j->bad_set != (size_t)-1) {
@@ -327,6 +315,14 @@ static void job_finish(struct job *j, struct bundle *b, const struct run_opts *o
 			free(why);
 			why = w;
 		}
+		char *last = j->cap_err || j->rec_unread || j->rec_bad ||
+		             j->capture_miss ? NULL : command_last_line(r);
+		if (last) {
+			char *w = xasprintf("%s; it printed last: %s", why, last);
+			free(why);
+			why = w;
+		}
+		free(last);
 		(e->allow_error ? warn_at : diag_at)(e->ch->path, line,
 		                                     "experiment '%s' %s", e->id, why);
 		cJSON *info = meta_new(e, r, inputs, ninputs,

@@ -195,3 +195,26 @@ expect_err "experiment 'slow'"
 expect_err "timeout of 1 s"
 expect_html run.html "Largest 40,"
 expect_no_file res/slow.jsonl
+
+# A program that fails says on the terminal what it printed last: the
+# reason a reader looks for, not only its status.
+mkdir -p kernels/miss
+printf 'import module_that_is_not_here\n' > kernels/miss/miss.py
+cat > chapters/09-fails.md <<'MD'
+# Fails
+
+```{experiment} miss
+source: kernels/miss/miss.py
+runs: 1
+```
+
+```{experiment} nocmd
+run: ./no-such-program
+runs: 1
+```
+MD
+build
+expect_rc 1
+expect_err "chapters/09-fails.md:3: error: experiment 'miss' exited with status 1; it printed last: ModuleNotFoundError: No module named 'module_that_is_not_here'"
+expect_err "chapters/09-fails.md:8: error: experiment 'nocmd' exited with status 127; it printed last: labbook: cannot run ./no-such-program: No such file or directory"
+rm chapters/09-fails.md
