@@ -89,19 +89,37 @@ static char *value_read(const char *v)
 	return ok ? xasprintf("%lld", (long long)a * (1LL << b)) : NULL;
 }
 
-/* Split list on commas into g's values; 0 or -1 with *why. */
+/* Where sweep_add's words had a comma outside quotes, which splits
+ * values, they hold this byte; a comma inside quotes is part of a value. */
+#define SEP '\x1f'
+
+/* list as written, its separating commas shown as commas (caller frees). */
+static char *list_shown(const char *list)
+{
+	char *t = xstrdup(list);
+	for (char *c = t; *c; c++)
+		if (*c == SEP)
+			*c = ',';
+	return t;
+}
+
+/* Split list at its separating commas into g's values; 0 or -1 with
+ * *why. */
 static int values_add(struct sweep_group *g, const char *list, char **why)
 {
+	const char sep[2] = {SEP, '\0'}, twice[3] = {SEP, SEP, '\0'};
 	char *copy = xstrdup(list), *save = NULL;
 	int rc = 0;
 	size_t n = strlen(copy);
-	if (!n || copy[0] == ',' || copy[n - 1] == ',' || strstr(copy, ",,")) {
-		*why = xasprintf("'%s' has an empty value", list);
+	if (!n || copy[0] == SEP || copy[n - 1] == SEP || strstr(copy, twice)) {
+		char *shown = list_shown(list);
+		*why = xasprintf("'%s' has an empty value", shown);
+		free(shown);
 		free(copy);
 		return -1;
 	}
-	for (char *w = strtok_r(copy, ",", &save); w && !rc;
-	     w = strtok_r(NULL, ",", &save)) {
+	for (char *w = strtok_r(copy, sep, &save); w && !rc;
+	     w = strtok_r(NULL, sep, &save)) {
 		char *v = value_read(w);
 		if (!v) {
 			*why = xasprintf("'%s' is not a value: A<<B wants two whole "
@@ -168,9 +186,11 @@ static int group_read(struct sweep *s, char **w, size_t n, size_t *i, int line,
 	if (*i == start)
 		return values_add(g, t, why);
 	for (size_t k = start; k <= *i; k++) {
-		if (strchr(w[k], ',')) {
+		if (strchr(w[k], SEP)) {
+			char *shown = list_shown(w[k]);
 			*why = xasprintf("positional values are '1024 2048' or "
-			                 "'1024,2048', not both ('%s')", w[k]);
+			                 "'1024,2048', not both ('%s')", shown);
+			free(shown);
 			return -1;
 		}
 		if (values_add(g, w[k], why) != 0)
@@ -214,7 +234,21 @@ int sweep_add(struct sweep *s, const char *text, int line, char **why)
 	size_t n = 0, first = s->ngroups, ndims = s->ndims, npos = s->npos;
 	if (argv_quotes_closed(text, why) != 0)
 		return -1;
-	char **w = argv_split(text, &n);
+	/* Mark the commas outside quotes, as argv_split reads quotes. */
+	char *marked = xstrdup(text), quote = 0;
+	for (char *c = marked; *c; c++) {
+		if (quote != '\'' && *c == '\\' && c[1]) {
+			c++;
+		} else if (quote) {
+			quote = *c == quote ? 0 : quote;
+		} else if (*c == '\'' || *c == '"') {
+			quote = *c;
+		} else if (*c == ',') {
+			*c = SEP;
+		}
+	}
+	char **w = argv_split(marked, &n);
+	free(marked);
 	int rc = -1, zip = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(w[i], "as") || !strcmp(w[i], "with")) {

@@ -80,3 +80,33 @@ expect_no_file res/huge.jsonl
 # The rest of the book is built, and its results kept.
 expect_html a.html "1 and 4."
 expect_same res/twice.jsonl res.good/twice.jsonl
+
+# A comma inside quotes is part of a value, as a space is: three sets.
+mkdir -p kernels/echo
+cat > kernels/echo/echo.c <<'C'
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		printf("arg [%s]\n", argv[i]);
+	return 0;
+}
+C
+cat > chapters/03-commas.md <<'MD'
+# Quoted
+
+```{experiment} commas
+source: kernels/echo/echo.c
+sweep: --name 'c,d','e f',"g,h"
+capture: arg \[(?<a>[^\]]+)\]
+runs: 1
+```
+MD
+rm chapters/02-bad.md
+build
+expect_rc 0
+python3 - <<'PY' || fail "the quoted values were split: $(cat res/commas.jsonl)"
+import json
+names = [json.loads(l)["name"] for l in open("res/commas.jsonl")]
+assert sorted(set(names)) == ["c,d", "e f", "g,h"], names
+PY
