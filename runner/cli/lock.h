@@ -2,8 +2,9 @@
  * lock.h - one build of a project at a time.
  *
  * A build holds the project lock, an flock on LOCK_PATH in the book's
- * root, from its start to its end, so two builds never write the same
- * bundle, experiment binaries or site at once. A build started meanwhile
+ * root, from its start to its end, and the lock of its bundle where that
+ * lies outside the book, so two builds never write the same bundle,
+ * experiment binaries or site at once. A build started meanwhile
  * says whose build it waits for and blocks until that one ends; SIGINT,
  * SIGTERM or SIGHUP end the wait. The kernel drops the lock when its
  * process ends, however it ends, so a lock is never stale. labbook watch
@@ -21,8 +22,10 @@
  * (closing it, or exiting, releases it), or -1: reported, or interrupted
  * while waiting (exec_stopping() then says by which signal). In a folder
  * that cannot be written and has no lock file, it says so and returns a
- * descriptor that holds nothing.
+ * descriptor that holds nothing. A bundle it will write (or NULL: none)
+ * that lies outside the project, where another book may build into it, is
+ * locked too, by its own LOCK_PATH, until this process ends.
  */
-int lock_take(void);
+int lock_take(const char *bundle);
 
 #endif

@@ -218,7 +218,7 @@ static int cmd_build(int argc, char **argv)
 
 	double t0 = now_seconds();
 	exec_catch_signals();
-	lock = lock_take();
+	lock = lock_take(ro.run ? results : NULL);
 	if (lock < 0) {
 		if (exec_stopping())
 			rc = 128 + exec_stopping();

@@ -83,3 +83,35 @@ expect_html a.html "8 records."
 flock -n .labbook.lock true || fail "the project lock is still held"
 kill "$exp" 2>/dev/null
 true
+
+# Two books that build into one bundle outside both: the bundle has its
+# own lock, and the second build waits on it, naming it.
+mkdir book1 book2
+for b in book1 book2; do cp -r chapters kernels "$b/"; done
+mkfifo book1/ready book1/go
+touch book1/hold
+lb_bg build -C book1 --results "$PWD/shared" --site site \
+	--templates "$ROOT/templates" --quiet > a1.txt 2>&1
+A=$BG
+exp=$(timeout 20 cat book1/ready) || fail "book1's experiment did not start"
+flock -n shared/.labbook.lock true && fail "book1's build does not hold the bundle's lock"
+mkfifo b2-err
+exec 3<>b2-err
+lb_bg build -C book2 --results "$PWD/shared" --site site \
+	--templates "$ROOT/templates" --quiet 2>b2-err > b2.out
+B=$BG
+exec {ERR}<b2-err 3>&-
+timeout 20 sh -c 'while IFS= read -r l; do echo "$l"; case $l in *waiting*) exit 0 ;; esac; done; exit 1' <&$ERR > b2.txt ||
+	fail "book2's build did not wait for the bundle: $(cat b2.txt)"
+grep -qF "waiting for the build of PID $A in the bundle $PWD/shared" b2.txt ||
+	fail "the wait does not name the bundle: $(cat b2.txt)"
+timeout 20 sh -c 'echo > book1/go' || fail "the experiment did not wait"
+timeout 20 cat <&$ERR >> b2.txt
+exec {ERR}<&-
+wait "$A"; RC=$?; OUT="$(cat a1.txt)"
+expect_rc 0
+wait "$B"; RC=$?; OUT="$(cat b2.txt b2.out)"
+expect_rc 0
+[ "$(grep -c '"n"' shared/sq.jsonl)" = 8 ] || fail "the shared bundle keeps $(grep -c '"n"' shared/sq.jsonl) of 8 records"
+kill "$exp" 2>/dev/null
+true
