@@ -127,6 +127,18 @@ static int values_add(struct sweep_group *g, const char *list, char **why)
 			rc = -1;
 			break;
 		}
+		for (size_t k = 0; k < g->nvalues && !rc; k++)
+			if (!strcmp(g->values[k], v)) {
+				char *shown = list_shown(list);
+				*why = xasprintf("'%s' gives the value %s twice, which would "
+				                 "run the same set twice", shown, v);
+				free(shown);
+				rc = -1;
+			}
+		if (rc) {
+			free(v);
+			break;
+		}
 		*ARRAY_PUSH(g->values, g->nvalues) = v;
 	}
 	free(copy);

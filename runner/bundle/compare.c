@@ -403,6 +403,12 @@ int compare_bundles(struct bundle *a, struct bundle *b,
 	cJSON *points = cJSON_CreateArray();
 	fprintf(out, "A = %s, B = %s; diff = (B - A) / A of the median times: "
 	        "positive means B is slower\n", a->dir, b->dir);
+	char *ra = realpath(a->dir, NULL), *rb = realpath(b->dir, NULL);
+	if (ra && rb && !strcmp(ra, rb))
+		fprintf(out, "A and B are one folder, %s: every point is the same "
+		        "as itself\n", ra);
+	free(ra);
+	free(rb);
 	if (!flat)
 		fprintf(out, "a point differs when |diff| > band = max(%g x noise, "
 		        "--min-diff %g%%); noise: the larger quartile range or run "

@@ -110,3 +110,20 @@ import json
 names = [json.loads(l)["name"] for l in open("res/commas.jsonl")]
 assert sorted(set(names)) == ["c,d", "e f", "g,h"], names
 PY
+# A value given twice (1<<10 is 1024) would run one set twice: an error at
+# its line.
+cat > chapters/04-twice.md <<'MD'
+# Twice
+
+```{experiment} dup
+source: kernels/echo/echo.c
+sweep: --n 1024,2048,1<<10
+```
+MD
+build
+expect_rc 1
+expect_err "chapters/04-twice.md:5: error: experiment 'dup': sweep: '1024,2048,1<<10' gives the value 1024 twice"
+rm chapters/04-twice.md
+# compare of a bundle with itself says so.
+OUT=$(lb compare res ./res/ 2>&1); RC=$?
+expect_err "A and B are one folder"
