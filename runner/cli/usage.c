@@ -246,14 +246,16 @@ static char *nearest_option(const char *cmd, const char *opt)
 	const char *text = usage_of(cmd), **names = NULL;
 	char *want = xstrndup(opt, strcspn(opt, "=")), *found = NULL;
 	size_t n = 0;
+	/* Compared without their dashes, which every option shares. */
 	for (const char *p = strstr(text, "--"); p; p = strstr(p + 2, "--")) {
-		size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
-		if (len > 3)
-			*ARRAY_PUSH(names, n) = xstrndup(p, len);
+		size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+		if (len > 1)
+			*ARRAY_PUSH(names, n) = xstrndup(p + 2, len);
 	}
-	const char *near = str_nearest(want, names, n);
-	if (near && strcmp(near, want))
-		found = xstrdup(near);
+	const char *bare = want + strspn(want, "-");
+	const char *near = str_nearest(bare, names, n);
+	if (near && strcmp(near, bare))
+		found = xasprintf("--%s", near);
 	for (size_t i = 0; i < n; i++)
 		free((char *)names[i]);
 	free(names);

@@ -99,3 +99,11 @@ expect_err "labbook: site is up to date"
 OUT=$(lb build --no-run --results res --site site --templates "$ROOT/templates" --quiet 2>&1); RC=$?
 expect_rc 0
 [ -z "$OUT" ] || fail "--quiet says: $OUT"
+# A word near no option is suggested none: the dashes every option has
+# do not make '--bogus' near '--gpus' or '--jobs'.
+OUT=$(lb build --bogus 2>&1); RC=$?
+expect_rc 2
+expect_err "unknown option '--bogus'"
+expect_no_err "did you mean"
+OUT=$(lb explain x --bogus 2>&1); RC=$?
+expect_no_err "did you mean"
