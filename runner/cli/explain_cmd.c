@@ -99,6 +99,10 @@ int explain_main(int argc, char **argv)
 	struct book bk;
 	if (book_load(chapters, &bk) != 0)
 		goto out;
+	/* As build says of them: what it would rerun must be there. */
+	for (size_t i = 0; i < ro.nrerun; i++)
+		if (!book_find(&bk, ro.rerun[i]))
+			diag("--rerun %s: no experiment has that id", ro.rerun[i]);
 	struct bundle *b = bundle_open(results);
 	int explained = book_explain(&bk, b, id, &ro) == 0;
 	rc = explained && !diag_count() ? 0 : 1;

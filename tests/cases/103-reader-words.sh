@@ -107,3 +107,7 @@ expect_err "unknown option '--bogus'"
 expect_no_err "did you mean"
 OUT=$(lb explain x --bogus 2>&1); RC=$?
 expect_no_err "did you mean"
+# explain --rerun of an id the book lacks is an error, as build's is.
+OUT=$(lb explain x --rerun nope 2>&1); RC=$?
+expect_rc 1
+expect_err "--rerun nope: no experiment has that id"
