@@ -1,9 +1,9 @@
 /*
- * plot.c - a {chart} directive made into a chart (plot.h): its records
- * selected into series, its limits, labels and titles, its styles and the
- * ranges it is drawn over. plot_render puts a chart together from these,
- * plot_words.c's words and gnuplot.c's drawing, and keeps the charts
- * plot_prepare made for it.
+ * plot.c - the judge's pick of a {chart} (judge/chart_pick.h) made into a
+ * chart (plot.h): its limit lines, titles, styles and the ranges it is
+ * drawn over. plot_render puts a chart together from these, plot_words.c's
+ * words and gnuplot.c's drawing, and keeps the charts plot_prepare made
+ * for it.
  */
 #include "render/plot.h"
 
