@@ -235,8 +235,14 @@ static int init_check(const char *path, int force, int *replaces)
 {
 	struct stat st;
 	*replaces = 0;
-	if (lstat(path, &st) != 0)
-		return 0;
+	if (lstat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		/* Said before any file is written: no half a book. */
+		diag("%s cannot be written: %s", path, errno == ENOTDIR
+		     ? "a folder above it is a file" : strerror(errno));
+		return -1;
+	}
 	if (!S_ISREG(st.st_mode)) {
 		diag("%s is there and is not a file; labbook init replaces only "
 		     "files (with --force)", path);

@@ -61,3 +61,10 @@ expect_rc 2
 OUT=$(lb init --bogus x 2>&1); RC=$?
 expect_rc 2
 expect_no_file x
+# A file where init needs a folder (kernels): said before any file is
+# written, so no half a book is left.
+mkdir f2 && touch f2/kernels
+OUT=$(lb init --force f2 2>&1); RC=$?
+expect_rc 1
+expect_err "f2/kernels/sum/sum.c cannot be written: a folder above it is a file"
+[ "$(ls f2)" = kernels ] || fail "init wrote part of a book: $(ls f2)"
