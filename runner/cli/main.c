@@ -43,14 +43,13 @@
 #include "cli/usage.h"
 
 #define VERSION "1.0"
-
 enum {
 	OPT_CHAPTERS = 256, OPT_RESULTS, OPT_SITE, OPT_TEMPLATES, OPT_TITLE,
 	OPT_NO_RUN, OPT_NO_SITE, OPT_COMPILE_ONLY, OPT_RERUN, OPT_RERUN_ALL,
 	OPT_KEEP_GOING, OPT_GPUS, OPT_TIMEOUT, OPT_COMPILE_TIMEOUT, OPT_RUNS,
 	OPT_QUIET, OPT_PROGRESS, OPT_HELP, OPT_MAX_DIFF, OPT_MIN_MS, OPT_ALL,
-	OPT_MIN_DIFF, OPT_MAX_NOISE, OPT_REPEAT, OPT_JSON, OPT_COMPARE, OPT_STRICT, OPT_LIVE,
-	OPT_LINK, OPT_STATS, OPT_HISTORY, OPT_LEAD,
+	OPT_MIN_DIFF, OPT_MAX_NOISE, OPT_REPEAT, OPT_JSON, OPT_COMPARE, OPT_STRICT,
+	OPT_LIVE, OPT_LINK, OPT_STATS, OPT_HISTORY, OPT_LEAD,
 };
 
 static const struct option build_options[] = {
@@ -430,8 +429,10 @@ static int cmd_eval(int argc, char **argv)
 	if (optind == argc)
 		return usage_fail("eval ", "eval needs an expression");
 	if (optind + 1 < argc)
-		return usage_fail("eval ", "eval takes one expression; quote it "
-		                   "('%s')", argv[optind + 1]);
+		return usage_fail("eval ", argv[optind + 1][0] == '-' ? "options "
+		                  "come first: labbook eval %s ... 'EXPR'" : "eval "
+		                  "takes one expression; quote it ('%s')",
+		                  argv[optind + 1]);
 	const char *expr = argv[optind];
 	struct bundle *b = bundle_open(results);
 	struct value v = {0};

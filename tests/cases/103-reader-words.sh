@@ -111,3 +111,7 @@ expect_no_err "did you mean"
 OUT=$(lb explain x --rerun nope 2>&1); RC=$?
 expect_rc 1
 expect_err "--rerun nope: no experiment has that id"
+# An option after eval's expression: say that options come first.
+OUT=$(lb eval '1+1' --results res 2>&1); RC=$?
+expect_rc 2
+expect_err "options come first: labbook eval --results ... 'EXPR'"
