@@ -90,14 +90,6 @@ static int cmp_point(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int has_field(const struct exp_result *r, const char *field)
-{
-	for (size_t i = 0; i < r->nrows; i++)
-		if (cJSON_GetObjectItemCaseSensitive(r->rows[i], field))
-			return 1;
-	return 0;
-}
-
 static size_t series_find(struct chart_pick *pk, char *key)
 {
 	size_t s = 0;
@@ -205,7 +197,7 @@ static int pick_points(struct chart_pick *pk, const char *path,
 	const char *fields[] = {pk->xf, pk->yf, pk->sf};
 	const char *names[] = {"x", "y", "series"};
 	for (size_t i = 0; i < 3; i++)
-		if (fields[i] && !has_field(r, fields[i])) {
+		if (fields[i] && !field_known(r, fields[i])) {
 			char *why = field_others(r, fields[i]);
 			pick_fail(pk, path, dir_opt_line(d, names[i]), "chart '%s': "
 			          "experiment '%s' has no field '%s' (option %s); %s",
@@ -223,15 +215,13 @@ static int pick_points(struct chart_pick *pk, const char *path,
 			return -1;
 		}
 		where = &pk->jo[i].where;
-		for (size_t c = 0; filter_field(where, c); c++)
-			if (!has_field(r, filter_field(where, c))) {
-				char *why = field_others(r, filter_field(where, c));
-				pick_fail(pk, path, d->opts[i].line, "chart '%s': where: "
-				          "experiment '%s' has no field '%s'; %s", d->id,
-				          data, filter_field(where, c), why);
-				free(why);
-				return -1;
-			}
+		char *missing = filter_field_missing(r, data, where);
+		if (missing) {
+			pick_fail(pk, path, d->opts[i].line, "chart '%s': where: %s",
+			          d->id, missing);
+			free(missing);
+			return -1;
+		}
 	}
 	int numbers = 0;
 	for (size_t i = 0; i < r->nrows; i++) {

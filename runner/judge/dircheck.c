@@ -125,15 +125,6 @@ char *table_columns_parse(const char *spec, struct table_col **cols, size_t *nco
 	return msg;
 }
 
-static int field_known(const struct exp_result *r, const char *field)
-{
-	for (size_t i = 0; i < r->nrows; i++)
-		if (cJSON_GetObjectItemCaseSensitive(r->rows[i], field))
-			return 1;
-	return 0;
-}
-
-
 /* The problem of {table} directive d on b into *k, with jo its judged
  * options there: its columns, its records, its where:, the fields it
  * shows and sorts by, and the rows its where: leaves. */
@@ -161,14 +152,12 @@ static void dir_check_table(const struct directive *d, struct bundle *b,
 			opt = "where";
 			k->quiet = 1;
 		}
-		for (size_t c = 0; !msg && filter_field(where, c); c++)
-			if (!field_known(r, filter_field(where, c))) {
-				char *why = field_others(r, filter_field(where, c));
-				msg = xasprintf("table: where: experiment '%s' has no field "
-				                "'%s'; %s", data, filter_field(where, c), why);
-				free(why);
-				opt = "where";
-			}
+		char *missing = msg ? NULL : filter_field_missing(r, data, where);
+		if (missing) {
+			msg = xasprintf("table: where: %s", missing);
+			free(missing);
+			opt = "where";
+		}
 	}
 	for (size_t c = 0; !msg && c < ncols; c++)
 		if (!field_known(r, cols[c].field)) {

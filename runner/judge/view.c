@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "base/inputs.h"
 #include "base/util.h"
+#include "book/expr_value.h"
 #include "bundle/ptxas.h"
 #include "bundle/results.h"
 #include "bundle/state.h"
@@ -253,6 +254,28 @@ char *view_sass_read(struct bundle *b, const char *exp, const char *kernel,
 	buf_free(&names);
 	free(text);
 	return sass;
+}
+
+int field_known(const struct exp_result *r, const char *field)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (cJSON_GetObjectItemCaseSensitive(r->rows[i], field))
+			return 1;
+	return 0;
+}
+
+char *filter_field_missing(const struct exp_result *r, const char *id,
+                           const struct filter *where)
+{
+	for (size_t c = 0; filter_field(where, c); c++)
+		if (!field_known(r, filter_field(where, c))) {
+			char *why = field_others(r, filter_field(where, c));
+			char *msg = xasprintf("experiment '%s' has no field '%s'; %s",
+			                      id, filter_field(where, c), why);
+			free(why);
+			return msg;
+		}
+	return NULL;
 }
 
 char *field_others(const struct exp_result *r, const char *field)

@@ -102,5 +102,13 @@ char *view_sass_read(struct bundle *b, const char *exp, const char *kernel,
  * it: "its fields: n, gbps", or "did you mean 'gbps'? Its fields: n, gbps"
  * when one is a slip away. Caller frees. */
 char *field_others(const struct exp_result *r, const char *field);
+/* Has some record of r the field? */
+int field_known(const struct exp_result *r, const char *field);
+/* The first field a condition of where reads that r's records lack, as
+ * "experiment 'ID' has no field 'F'; its fields: ..." (field_others), or
+ * NULL: none. Caller frees. */
+struct filter;
+char *filter_field_missing(const struct exp_result *r, const char *id,
+                           const struct filter *where);
 
 #endif
