@@ -80,40 +80,35 @@ void chart_limits(struct chart *c, struct plot *out)
 		if (strcmp(d->opts[i].key, "limit"))
 			continue;
 		const struct judged_opt *jo = &c->jo[i];
+		if (!jo->ok && !jo->need_cc) /* no chart: judge/chart_pick.c */
+			continue;
 		char *spec = xstrdup(d->opts[i].value), *bar = strchr(spec, '|');
 		*(bar ? bar : spec + strlen(spec)) = '\0';
 		const char *label = str_trim(bar ? bar + 1 : spec);
-		if (!jo->ok && jo->need_cc) { /* a unit this card lacks: not drawn */
+		double v = jo->num * c->yscale;
+		/* A unit this card lacks, or a place a log axis lacks: not
+		 * drawn, and the note under the chart says why. */
+		char *why = !jo->ok ? xstrdup(jo->why)
+		            : c->logy && v <= 0
+		                ? xasprintf("at %g, it lies where a log axis has no "
+		                            "place", v)
+		                : NULL;
+		if (why) {
 			char *note = xasprintf("%s%s%s is not drawn: %s.", out->note ?
 			                       out->note : "", out->note ? " " : "",
-			                       label, jo->why);
+			                       label, why);
 			free(out->note);
 			out->note = note;
-			free(spec);
-			continue;
+			free(why);
+		} else {
+			struct buf t = BUF_INIT;
+			buf_puts(&t, label);
+			buf_putc(&t, ' ');
+			chart_value_put(&t, v, c->yunit);
+			struct limit *l = ARRAY_PUSH(c->lim, c->nlim);
+			l->v = v;
+			l->text = buf_detach(&t);
 		}
-		if (!jo->ok) { /* its chart is not drawn: judge/chart_pick.c */
-			free(spec);
-			continue;
-		}
-		if (c->logy && jo->num * c->yscale <= 0) {
-			char *note = xasprintf("%s%s%s is not drawn: at %g, it lies "
-			                       "where a log axis has no place.",
-			                       out->note ? out->note : "",
-			                       out->note ? " " : "", label,
-			                       jo->num * c->yscale);
-			free(out->note);
-			out->note = note;
-			free(spec);
-			continue;
-		}
-		struct buf t = BUF_INIT;
-		buf_puts(&t, label);
-		buf_putc(&t, ' ');
-		chart_value_put(&t, jo->num * c->yscale, c->yunit);
-		struct limit *l = ARRAY_PUSH(c->lim, c->nlim);
-		l->v = jo->num * c->yscale;
-		l->text = buf_detach(&t);
 		free(spec);
 	}
 }
