@@ -332,25 +332,26 @@ void json_utf8_fix(cJSON *item)
 
 int json_write_out(cJSON *doc, const char *path, const char *opt)
 {
-	struct stat st;
-	size_t n = strlen(path);
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	if (slash)
-		slash[1] = '\0';
-	char *machine = xasprintf("%smachine.json", slash ? dir : "");
-	int refuse = strcmp(path, "-") &&
-	             ((stat(path, &st) == 0 &&
-	               (!S_ISREG(st.st_mode) || n < 5 ||
-	                strcmp(path + n - 5, ".json"))) ||
-	              file_exists(machine));
-	free(machine);
-	free(dir);
-	if (refuse) {
+	const char *bad = NULL;
+	if (strcmp(path, "-")) {
+		struct stat st;
+		size_t n = strlen(path);
+		int there = stat(path, &st) == 0;
+		char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+		if (slash)
+			slash[1] = '\0';
+		char *machine = xasprintf("%smachine.json", slash ? dir : "");
+		bad = there && !S_ISREG(st.st_mode) ? "not a file"
+		      : there && (n < 5 || strcmp(path + n - 5, ".json"))
+		          ? "a file that is not .json"
+		      : file_exists(machine) ? "in a bundle's folder" : NULL;
+		free(machine);
+		free(dir);
+	}
+	if (bad) {
 		diag("%s %s: not written: it is %s; name a new file, a .json file "
 		     "outside a bundle, or - for the standard output", opt, path,
-		     stat(path, &st) == 0 && !(n >= 5 && !strcmp(path + n - 5,
-		                                                 ".json"))
-		         ? "a file that is not .json" : "in a bundle's folder");
+		     bad);
 		return -1;
 	}
 	json_utf8_fix(doc);
