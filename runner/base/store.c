@@ -9,6 +9,7 @@
  */
 #include "base/store.h"
 
+#include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,15 @@ const char *store_get(struct store *s, const char *key, size_t *len)
 		buf_put(s->notes, e->key, 32);
 	*len = e->len;
 	return e->data;
+}
+
+void store_put_json(struct store *s, const char *key, cJSON *o)
+{
+	char *text = cJSON_PrintUnformatted(o);
+	if (text)
+		store_put(s, key, text, strlen(text));
+	free(text);
+	cJSON_Delete(o);
 }
 
 void store_put(struct store *s, const char *key, const void *data,

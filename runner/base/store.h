@@ -36,6 +36,9 @@ const char *store_get(struct store *s, const char *key, size_t *len);
 /* Keep len bytes of data under key (a copy; what was there is replaced). */
 void store_put(struct store *s, const char *key, const void *data,
                size_t len);
+/* Keep the JSON object o, printed unformatted, under key; o is freed. */
+struct cJSON;
+void store_put_json(struct store *s, const char *key, struct cJSON *o);
 
 /*
  * While notes is not NULL, append to it the key of each entry taken or put

@@ -294,10 +294,7 @@ static void dir_check(const struct chapter *ch, size_t c, size_t di,
 			cJSON_AddStringToObject(j, "partial", k->partial);
 		cJSON_AddBoolToObject(j, "quiet", k->quiet);
 		cJSON_AddBoolToObject(j, "warn", k->warn);
-		char *text = cJSON_PrintUnformatted(j);
-		store_put(store, key, text, strlen(text));
-		free(text);
-		cJSON_Delete(j);
+		store_put_json(store, key, j);
 	}
 }
 

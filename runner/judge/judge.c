@@ -144,10 +144,7 @@ static void verdict_put(struct store *store, const char *key,
 	cJSON_AddNumberToObject(o, "fragile", v->fragile);
 	cJSON_AddNumberToObject(o, "static", v->is_static);
 	json_str(o, "flip", v->flip);
-	char *text = cJSON_PrintUnformatted(o);
-	store_put(store, key, text, strlen(text));
-	free(text);
-	cJSON_Delete(o);
+	store_put_json(store, key, o);
 }
 
 /* The verdict kept under key into v: 1, or 0 when there is none. */

@@ -111,10 +111,7 @@ void kept_outline_put(struct store *st, const char *key,
 	cJSON_AddItemToObject(e, "ids", strings_json(ol->ids, ch->nsections));
 	if (ol->lead)
 		cJSON_AddStringToObject(e, "lead", ol->lead);
-	char *text = cJSON_PrintUnformatted(e);
-	store_put(st, key, text, strlen(text));
-	free(text);
-	cJSON_Delete(e);
+	store_put_json(st, key, e);
 }
 
 /* The key of the list of a site's files: the same for every build. */
