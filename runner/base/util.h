@@ -132,6 +132,8 @@ char *str_first_line(const char *s);
 
 /* Trim spaces and tabs at both ends, in place; returns s. */
 char *str_trim(char *s);
+/* qsort's comparison of two doubles: the smallest first. */
+int cmp_double(const void *a, const void *b);
 int str_starts(const char *s, const char *prefix);
 /* A hash of s for the slots of a table (FNV-1a). */
 uint64_t str_hash(const char *s);

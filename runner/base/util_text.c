@@ -56,6 +56,12 @@ char *str_first_line(const char *s)
 	return xstrndup(s, strcspn(s, "\n"));
 }
 
+int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 char *str_trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')

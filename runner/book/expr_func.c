@@ -116,12 +116,6 @@ int ref_column(const struct exp_result *r, const char *field,
 
 /* ---- functions ------------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* All numbers of the arguments: columns contribute every cell. */
 static int gather(const char *fn, struct value *args, size_t nargs,
                   double **xs, size_t *n, char **err)

@@ -131,12 +131,6 @@ enum compare_pair machines_judge(struct machine_set *ms, size_t m,
 	return compare_point_judge(ms->b[0], ms->b[m], id, k, &o, p);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 double *machines_speed_ratios(const struct machine_set *ms, size_t m,
                               const char *id, size_t *n)
 {

@@ -206,12 +206,6 @@ static double cell_noise(struct teeth *t, const struct eval_read *rd,
 	return isnan(noise) ? noise : fmax(noise, COMPARE_MIN_NOISE);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The values of read rd's field, sorted, for row_chosen (*m of them;
  * caller frees). */
 static double *read_sorted(const struct eval_read *rd, size_t *m)

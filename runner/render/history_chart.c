@@ -60,12 +60,6 @@ static double series_ref(const struct history_series *s, const struct chart *c)
 	return NAN;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The q-quantile of v[0..n) (sorted), interpolated. */
 static double quantile(const double *v, size_t n, double q)
 {
