@@ -231,30 +231,6 @@ int fd_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-void dir_prune(const char *dir, const char *suffix, char *const *names,
-               size_t n)
-{
-	DIR *dp = opendir(dir);
-	struct dirent *de;
-	size_t sl = strlen(suffix);
-	while (dp && (de = readdir(dp))) {
-		size_t len = strlen(de->d_name);
-		if (len <= sl || strcmp(de->d_name + len - sl, suffix))
-			continue;
-		int keep = 0;
-		for (size_t i = 0; i < n && !keep; i++)
-			keep = strlen(names[i]) == len - sl &&
-			       !strncmp(names[i], de->d_name, len - sl);
-		if (!keep) {
-			char *path = path_join(dir, de->d_name);
-			unlink(path);
-			free(path);
-		}
-	}
-	if (dp)
-		closedir(dp);
-}
-
 int file_exists(const char *path)
 {
 	struct stat st;

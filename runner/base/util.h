@@ -71,10 +71,6 @@ char *file_temp_name(const char *path, long n);
 size_t dir_remove_stale_temps(const char *dir, int depth);
 /* Write all len bytes to fd, again after a signal. 0, or -1 with errno. */
 int fd_write_all(int fd, const void *data, size_t len);
-/* Remove from dir every file named NAME + suffix whose NAME is not one of
- * the n names (a cache's entries for what is gone). */
-void dir_prune(const char *dir, const char *suffix, char *const *names,
-               size_t n);
 int file_exists(const char *path);
 /* Modification time in nanoseconds, or -1. */
 int64_t file_mtime(const char *path);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "base/util.h"
 
 void kept_facts(const char *dir, const char *file, char out[80])
@@ -200,18 +201,12 @@ void kept_files_prune(struct store *st, const char *dir, const char *made,
 
 void kept_legacy_remove(const char *site)
 {
-	static const char *files[] = {".labbook-pages", ".labbook-plans",
-	                              ".labbook-search"};
-	static const char *dirs[] = {".labbook-frags", ".labbook-book"};
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		char *p = path_join(site, files[i]);
-		unlink(p);
-		free(p);
-	}
-	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-		char *p = path_join(site, dirs[i]);
-		dir_prune(p, "", NULL, 0);
-		rmdir(p);
+	static const char *old[] = {".labbook-pages", ".labbook-plans",
+	                            ".labbook-search", ".labbook-frags",
+	                            ".labbook-book"};
+	for (size_t i = 0; i < sizeof old / sizeof old[0]; i++) {
+		char *p = path_join(site, old[i]);
+		path_remove(p);
 		free(p);
 	}
 }
